@@ -1,0 +1,30 @@
+# SPDX-License-Identifier: GPL-2.0-only
+#
+# perfctr: build the module out of tree, and the two project commands.
+#
+#   make                      build perfctr.ko against $(KDIR)
+#   make KDIR=/path/to/build  build against another kernel build tree
+#   make modules_install      install into /lib/modules/<release>/extra
+#   make clean
+#   make check                every test (installs what it needs)
+#   make run                  boot a test VM with the module and show it
+#   make bench                benchmark figures under qemu -icount
+
+KDIR ?= /lib/modules/$(shell uname -r)/build
+PWD := $(shell pwd)
+
+all: modules
+
+modules modules_install clean:
+	$(MAKE) -C $(KDIR) M=$(PWD) $@
+
+check:
+	bash tests/check.sh
+
+run:
+	bash tests/run.sh
+
+bench:
+	bash tests/bench.sh
+
+.PHONY: all modules modules_install clean check run bench

@@ -1,0 +1,27 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * perfctr x86: generic driver for any x86 with a TSC. It samples the TSC
+ * and nothing else, so it is also the fallback where the counters of a
+ * known family do not count (emulators, many hypervisors).
+ */
+#include <linux/errno.h>
+
+#include "x86.h"
+
+static int generic_check_control(struct perfctr_cpu_state *state,
+				 bool is_global)
+{
+	const struct perfctr_cpu_control *control = &state->control;
+
+	if (control->tsc_on != 1 || control->nractrs || control->nrictrs)
+		return -EINVAL;
+	return 0;
+}
+
+const struct perfctr_x86_family perfctr_generic_family = {
+	.name = "Generic x86 with TSC",
+	.id = PERFCTR_X86_GENERIC,
+	.nrctrs = 0,
+	.features = PERFCTR_FEATURE_RDTSC,
+	.check_control = generic_check_control,
+};

@@ -1,0 +1,302 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * perfctr: global-mode counters, /proc/perfctr/global.
+ *
+ * One control for every CPU, counting whatever runs there. Writing a
+ * control (re)starts counting with zeroed sums; writing an all-zero
+ * control stops. Reading returns one struct perfctr_sum_ctrs per CPU id,
+ * sampled at the time of the read. Open needs CAP_PERFMON.
+ *
+ * While running, global mode holds the hardware reservation, so it and
+ * per-thread counters exclude each other with a "busy" error.
+ */
+#define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
+
+#include <linux/capability.h>
+#include <linux/cpu.h>
+#include <linux/cpuhotplug.h>
+#include <linux/fs.h>
+#include <linux/hrtimer.h>
+#include <linux/mm.h>
+#include <linux/mutex.h>
+#include <linux/percpu.h>
+#include <linux/proc_fs.h>
+#include <linux/slab.h>
+#include <linux/smp.h>
+#include <linux/uaccess.h>
+
+#include <perfctr/cpu.h>
+#include "perfctr.h"
+
+#define GLOBAL_SERVICE	"global-mode perfctr"
+
+/* Sample well inside the 32-bit wrap time of a fast TSC (1 s at 4 GHz). */
+#define GLOBAL_SAMPLE_NS	(200 * NSEC_PER_MSEC)
+
+struct global_cpu {
+	struct perfctr_cpu_state state;
+	struct hrtimer timer;
+	bool active;		/* only touched on its own CPU, irqs off */
+};
+
+static struct global_cpu __percpu *global_cpus;
+static DEFINE_MUTEX(global_lock);
+/* Written under cpus_read_lock() and global_lock; hotplug reads it. */
+static bool global_running;
+static int global_hp_state;
+
+static void copy_sums(struct perfctr_sum_ctrs *sums,
+		      const struct perfctr_cpu_state *state)
+{
+	unsigned int i, nrctrs = perfctr_cstatus_nrctrs(state->cstatus);
+
+	memset(sums, 0, sizeof(*sums));
+	sums->tsc = state->tsc_sum;
+	for (i = 0; i < nrctrs; i++)
+		sums->pmc[i] = state->pmc[i].sum;
+}
+
+static enum hrtimer_restart global_tick(struct hrtimer *timer)
+{
+	struct global_cpu *g = container_of(timer, struct global_cpu, timer);
+
+	if (!g->active)
+		return HRTIMER_NORESTART;
+	perfctr_cpu_sample(&g->state);
+	hrtimer_forward_now(timer, ns_to_ktime(GLOBAL_SAMPLE_NS));
+	return HRTIMER_RESTART;
+}
+
+/* The per-CPU operations run on their CPU with interrupts off. */
+static void global_start_cpu(void *unused)
+{
+	struct global_cpu *g = this_cpu_ptr(global_cpus);
+
+	perfctr_cpu_resume(&g->state);
+	g->active = true;
+	hrtimer_start(&g->timer, ns_to_ktime(GLOBAL_SAMPLE_NS),
+		      HRTIMER_MODE_REL_PINNED_HARD);
+}
+
+static void global_stop_cpu(void *unused)
+{
+	struct global_cpu *g = this_cpu_ptr(global_cpus);
+
+	if (!g->active)
+		return;
+	g->active = false;
+	/* The pinned timer cannot be running: it fires only here. */
+	hrtimer_try_to_cancel(&g->timer);
+	perfctr_cpu_suspend(&g->state);
+}
+
+static void global_sample_cpu(void *sums)
+{
+	struct global_cpu *g = this_cpu_ptr(global_cpus);
+
+	if (g->active)
+		perfctr_cpu_sample(&g->state);
+	copy_sums(sums, &g->state);
+}
+
+static int global_cpu_online(unsigned int cpu)
+{
+	if (global_running) {
+		local_irq_disable();
+		global_start_cpu(NULL);
+		local_irq_enable();
+	}
+	return 0;
+}
+
+static int global_cpu_offline(unsigned int cpu)
+{
+	local_irq_disable();
+	global_stop_cpu(NULL);
+	local_irq_enable();
+	return 0;
+}
+
+/* Called with cpus_read_lock() and global_lock held. */
+static int global_apply(const struct perfctr_cpu_state *tmpl)
+{
+	unsigned int cpu;
+
+	if (tmpl && !global_running && perfctr_cpu_reserve(GLOBAL_SERVICE))
+		return -EBUSY;
+	if (global_running)
+		on_each_cpu(global_stop_cpu, NULL, 1);
+	if (!tmpl) {
+		if (global_running)
+			perfctr_cpu_release(GLOBAL_SERVICE);
+		global_running = false;
+		return 0;
+	}
+	for_each_possible_cpu(cpu)
+		per_cpu_ptr(global_cpus, cpu)->state = *tmpl;
+	on_each_cpu(global_start_cpu, NULL, 1);
+	global_running = true;
+	return 0;
+}
+
+static bool control_is_zero(const struct perfctr_cpu_control *control)
+{
+	return !memchr_inv(control, 0, sizeof(*control));
+}
+
+static ssize_t global_write(struct file *file, const char __user *buf,
+			    size_t count, loff_t *ppos)
+{
+	struct perfctr_cpu_state *tmpl;
+	bool stop;
+	int err;
+
+	if (count != sizeof(struct perfctr_cpu_control))
+		return -EINVAL;
+	tmpl = kzalloc(sizeof(*tmpl), GFP_KERNEL);
+	if (!tmpl)
+		return -ENOMEM;
+	err = -EFAULT;
+	if (copy_from_user(&tmpl->control, buf, count))
+		goto out;
+
+	stop = control_is_zero(&tmpl->control);
+	err = -EINVAL;	/* no overflow interrupts without a thread to signal */
+	if (!stop && tmpl->control.nrictrs)
+		goto out;
+	if (!stop) {
+		err = perfctr_cpu_update_control(tmpl, true);
+		if (err)
+			goto out;
+	}
+
+	cpus_read_lock();
+	mutex_lock(&global_lock);
+	err = global_apply(stop ? NULL : tmpl);
+	mutex_unlock(&global_lock);
+	cpus_read_unlock();
+out:
+	kfree(tmpl);
+	return err ? err : count;
+}
+
+static size_t snapshot_size(void)
+{
+	return nr_cpu_ids * sizeof(struct perfctr_sum_ctrs);
+}
+
+/* Called with cpus_read_lock() and global_lock held. */
+static void global_snapshot(struct perfctr_sum_ctrs *snap)
+{
+	unsigned int cpu;
+
+	for_each_possible_cpu(cpu) {
+		if (cpu_online(cpu))
+			smp_call_function_single(cpu, global_sample_cpu,
+						 &snap[cpu], 1);
+		else
+			copy_sums(&snap[cpu],
+				  &per_cpu_ptr(global_cpus, cpu)->state);
+	}
+}
+
+/*
+ * A read at offset 0 takes a new snapshot of every CPU; reads further on
+ * continue the same snapshot, so a record never tears across reads.
+ */
+static ssize_t global_read(struct file *file, char __user *buf, size_t count,
+			   loff_t *ppos)
+{
+	struct perfctr_sum_ctrs *snap;
+	ssize_t ret;
+
+	cpus_read_lock();
+	mutex_lock(&global_lock);
+	snap = file->private_data;
+	if (!snap) {
+		snap = kvzalloc(snapshot_size(), GFP_KERNEL);
+		file->private_data = snap;
+	}
+	if (snap) {
+		if (*ppos == 0)
+			global_snapshot(snap);
+		ret = simple_read_from_buffer(buf, count, ppos, snap,
+					      snapshot_size());
+	} else {
+		ret = -ENOMEM;
+	}
+	mutex_unlock(&global_lock);
+	cpus_read_unlock();
+	return ret;
+}
+
+static int global_open(struct inode *inode, struct file *file)
+{
+	if (!perfmon_capable())
+		return -EPERM;
+	file->private_data = NULL;
+	return 0;
+}
+
+static int global_release(struct inode *inode, struct file *file)
+{
+	kvfree(file->private_data);
+	return 0;
+}
+
+static const struct proc_ops global_proc_ops = {
+	.proc_open = global_open,
+	.proc_read = global_read,
+	.proc_write = global_write,
+	.proc_release = global_release,
+	.proc_lseek = default_llseek,
+};
+
+int perfctr_global_init(struct proc_dir_entry *root)
+{
+	unsigned int cpu;
+	int ret;
+
+	global_cpus = alloc_percpu(struct global_cpu);
+	if (!global_cpus)
+		return -ENOMEM;
+	for_each_possible_cpu(cpu) {
+		struct global_cpu *g = per_cpu_ptr(global_cpus, cpu);
+
+		hrtimer_init(&g->timer, CLOCK_MONOTONIC,
+			     HRTIMER_MODE_REL_PINNED_HARD);
+		g->timer.function = global_tick;
+	}
+	ret = cpuhp_setup_state_nocalls(CPUHP_AP_ONLINE_DYN, "perfctr/global:online",
+					global_cpu_online, global_cpu_offline);
+	if (ret < 0)
+		goto out_free;
+	global_hp_state = ret;
+	if (!proc_create("global", 0600, root, &global_proc_ops)) {
+		ret = -ENOMEM;
+		goto out_hp;
+	}
+	return 0;
+
+out_hp:
+	cpuhp_remove_state_nocalls(global_hp_state);
+out_free:
+	free_percpu(global_cpus);
+	return ret;
+}
+
+/* PRE: /proc/perfctr/global is gone, so no writer can restart us. */
+void perfctr_global_exit(void)
+{
+	unsigned int cpu;
+
+	cpus_read_lock();
+	mutex_lock(&global_lock);
+	global_apply(NULL);
+	mutex_unlock(&global_lock);
+	cpus_read_unlock();
+	cpuhp_remove_state_nocalls(global_hp_state);
+	for_each_possible_cpu(cpu)
+		hrtimer_cancel(&per_cpu_ptr(global_cpus, cpu)->timer);
+	free_percpu(global_cpus);
+}

@@ -1,0 +1,96 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * perfctr: module entry points and /proc/perfctr/info.
+ */
+#define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
+
+#include <linux/module.h>
+#include <linux/proc_fs.h>
+#include <linux/seq_file.h>
+
+#include <perfctr/cpu.h>
+#include "perfctr.h"
+
+static struct proc_dir_entry *proc_root;
+
+static void show_features(struct seq_file *m, unsigned int features)
+{
+	seq_puts(m, "features:");
+	if (features & PERFCTR_FEATURE_RDPMC)
+		seq_puts(m, " rdpmc");
+	if (features & PERFCTR_FEATURE_RDTSC)
+		seq_puts(m, " rdtsc");
+	if (features & PERFCTR_FEATURE_PCINT)
+		seq_puts(m, " pcint");
+	seq_putc(m, '\n');
+}
+
+static int info_show(struct seq_file *m, void *v)
+{
+	const char *holder = perfctr_cpu_reserved_by();
+
+	seq_printf(m, "version: %s\n", PERFCTR_VERSION);
+	seq_printf(m, "abi_version: 0x%04x\n", PERFCTR_ABI_VERSION);
+	seq_printf(m, "cpu_type: %s\n", perfctr_info.name);
+	seq_printf(m, "cpu_family_id: %u\n", perfctr_info.family_id);
+	show_features(m, perfctr_info.features);
+	seq_printf(m, "cpu_khz: %u\n", perfctr_info.cpu_khz);
+	seq_printf(m, "tsc_to_cpu_mult: %u\n", perfctr_info.tsc_to_cpu_mult);
+	seq_printf(m, "nrctrs: %u\n", perfctr_info.nrctrs);
+	seq_printf(m, "cpus_forbidden: %*pbl\n",
+		   cpumask_pr_args(&perfctr_cpus_forbidden_mask));
+	seq_printf(m, "fallback: %s\n",
+		   perfctr_info.fallback_reason ?: "none");
+	seq_printf(m, "reserved_by: %s\n", holder ?: "none");
+	return 0;
+}
+
+static int __init perfctr_init(void)
+{
+	int err;
+
+	err = perfctr_cpu_init();
+	if (err) {
+		pr_err("no supported CPU found (%d)\n", err);
+		return err;
+	}
+
+	proc_root = proc_mkdir("perfctr", NULL);
+	if (!proc_root) {
+		err = -ENOMEM;
+		goto out_cpu;
+	}
+	if (!proc_create_single("info", 0444, proc_root, info_show)) {
+		err = -ENOMEM;
+		goto out_proc;
+	}
+	err = perfctr_global_init(proc_root);
+	if (err)
+		goto out_proc;
+
+	pr_info("%s, %u counters%s%s\n", perfctr_info.name, perfctr_info.nrctrs,
+		perfctr_info.fallback_reason ? "; TSC only: " : "",
+		perfctr_info.fallback_reason ?: "");
+	return 0;
+
+out_proc:
+	proc_remove(proc_root);
+out_cpu:
+	perfctr_cpu_exit();
+	return err;
+}
+
+static void __exit perfctr_exit(void)
+{
+	/* Files first: no request may arrive while the rest is torn down. */
+	proc_remove(proc_root);
+	perfctr_global_exit();
+	perfctr_cpu_exit();
+}
+
+module_init(perfctr_init);
+module_exit(perfctr_exit);
+
+MODULE_DESCRIPTION("Per-thread and global hardware performance counters");
+MODULE_LICENSE("GPL");
+MODULE_VERSION(PERFCTR_VERSION);

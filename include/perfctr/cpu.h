@@ -1,0 +1,108 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+/*
+ * perfctr: kernel-internal low-level API, common to every architecture.
+ * See Documentation/perfctr/low-level-api.rst.
+ */
+#ifndef _PERFCTR_CPU_H
+#define _PERFCTR_CPU_H
+
+#include <linux/types.h>
+#include <linux/build_bug.h>
+#include <linux/cpumask.h>
+#include <linux/stddef.h>
+#include "../uapi/perfctr/perfctr.h"
+
+/*
+ * The state of one set of counters: the user-visible prefix (what the
+ * mmap'd state page shows), then the control and whatever the
+ * architecture derives from it.
+ */
+struct perfctr_cpu_state {
+	union {
+		struct perfctr_cpu_state_user user;
+		struct {	/* same members, for short names */
+			u32 cstatus;
+			struct {
+				u32 id;
+				s32 isuspend_cpu;
+			} k1;
+			u32 tsc_start;
+			u64 tsc_sum;
+			struct perfctr_pmc_state pmc[PERFCTR_NR_PMCS];
+		};
+	};
+	struct perfctr_cpu_control control;
+#ifdef CONFIG_X86
+	u32 p4_escr_map[PERFCTR_NR_PMCS];	/* ESCR MSR per counter */
+#endif
+};
+
+/* The short names must alias the user-visible prefix exactly. */
+static_assert(offsetof(struct perfctr_cpu_state, tsc_sum) ==
+	      offsetof(struct perfctr_cpu_state_user, tsc_sum));
+static_assert(offsetof(struct perfctr_cpu_state, pmc) ==
+	      offsetof(struct perfctr_cpu_state_user, pmc));
+static_assert(offsetof(struct perfctr_cpu_state, control) >=
+	      sizeof(struct perfctr_cpu_state_user));
+
+/* Driver information, filled in by perfctr_cpu_init(). */
+struct perfctr_cpu_info {
+	const char *name;		/* CPU type name */
+	unsigned int family_id;		/* PERFCTR_X86_* or PERFCTR_PPC_* */
+	unsigned int features;		/* PERFCTR_FEATURE_* */
+	unsigned int nrctrs;		/* programmable counters */
+	unsigned int cpu_khz;
+	unsigned int tsc_to_cpu_mult;	/* core clock / TSC clock */
+	const char *fallback_reason;	/* why only the TSC is used, or NULL */
+};
+
+extern struct perfctr_cpu_info perfctr_info;
+
+/* CPUs that must never touch the counters (HT thread 1 on a P4). */
+extern struct cpumask perfctr_cpus_forbidden_mask;
+
+int perfctr_cpu_init(void);
+void perfctr_cpu_exit(void);
+const char *perfctr_cpu_name(void);
+
+/*
+ * Returns NULL when the hardware is now reserved for @service, else the
+ * name of the service that holds it. Release by a non-holder is ignored.
+ */
+const char *perfctr_cpu_reserve(const char *service);
+void perfctr_cpu_release(const char *service);
+/* The current holder, or NULL; for information only. */
+const char *perfctr_cpu_reserved_by(void);
+
+/*
+ * PRE: no running i-mode counters. Validates state->control and, only if
+ * it is valid, recomputes the derived fields. Returns 0 or -EINVAL; on
+ * error the state is untouched.
+ */
+int perfctr_cpu_update_control(struct perfctr_cpu_state *state, bool is_global);
+
+/* The next four must be called with preemption disabled. */
+void perfctr_cpu_suspend(struct perfctr_cpu_state *state);
+void perfctr_cpu_resume(struct perfctr_cpu_state *state);
+void perfctr_cpu_sample(struct perfctr_cpu_state *state);
+
+typedef void (*perfctr_ihandler_t)(unsigned long pc);
+void perfctr_cpu_set_ihandler(perfctr_ihandler_t handler);
+
+/* PRE: suspended. Returns the mask of overflowed counters, resets them. */
+unsigned int perfctr_cpu_identify_overflow(struct perfctr_cpu_state *state);
+
+/* Forces the next resume to rewrite the i-mode counters. */
+void perfctr_cpu_ireload(struct perfctr_cpu_state *state);
+
+/*
+ * Shared by every driver: add the 32-bit delta since *start to *sum.
+ * Unsigned subtraction makes one wrap of the counter harmless.
+ */
+static inline void perfctr_accumulate(u64 *sum, u32 *start, u32 now)
+{
+	*sum += (u32)(now - *start);
+	*start = now;
+}
+
+#endif /* _PERFCTR_CPU_H */

@@ -1,0 +1,112 @@
+/* SPDX-License-Identifier: GPL-2.0-only WITH Linux-syscall-note */
+/*
+ * perfctr: common user ABI.
+ *
+ * Every structure here has one layout for 32- and 64-bit user space:
+ * only fixed-size types, 64-bit members explicitly 8-byte aligned, and
+ * no implicit padding (static asserts in the kernel and in the user-space
+ * tests check the offsets).
+ */
+#ifndef _UAPI_PERFCTR_PERFCTR_H
+#define _UAPI_PERFCTR_PERFCTR_H
+
+#include <linux/types.h>
+
+#if defined(__x86_64__) || defined(__i386__)
+#include "perfctr-x86.h"
+#elif defined(__powerpc__) && !defined(__powerpc64__)
+#include "perfctr-ppc32.h"
+#else
+#error "perfctr: unsupported architecture"
+#endif
+
+#define PERFCTR_ABI_VERSION	0x0100	/* major.minor, one byte each */
+
+/* Running sums, one per counter, plus the time-stamp counter. */
+struct perfctr_sum_ctrs {
+	__aligned_u64 tsc;
+	__aligned_u64 pmc[PERFCTR_NR_PMCS];
+};
+
+/* Per-counter state; "map" is copied from control.pmc_map[]. */
+struct perfctr_pmc_state {
+	__u32 map;
+	__u32 start;
+	__aligned_u64 sum;
+};
+
+/*
+ * The state of one set of counters. User space sees this much of it
+ * through the mmap'd state page; the size of pmc[] is not part of the
+ * ABI. The kernel appends its private data (see <perfctr/cpu.h>).
+ */
+struct perfctr_cpu_state_user {
+	__u32 cstatus;
+	struct {		/* opaque to user space */
+		__u32 id;	/* identifies the control for write caching */
+		__s32 isuspend_cpu;	/* CPU where i-mode ctrs were stopped */
+	} k1;
+	__u32 tsc_start;
+	__aligned_u64 tsc_sum;
+	struct perfctr_pmc_state pmc[PERFCTR_NR_PMCS];
+};
+
+/*
+ * cstatus re-encodes control.{tsc_on,nractrs,nrictrs} so the hot paths
+ * need one load and a mask:
+ *   bit 31      TSC sampled
+ *   bits 16-22  number of i-mode counters
+ *   bits 8-14   total number of counters
+ *   bits 0-6    number of a-mode counters
+ */
+#define PERFCTR_CSTATUS_TSC	0x80000000U
+#define PERFCTR_CSTATUS_NRMASK	0x7FU
+
+static inline __u32 perfctr_mk_cstatus(__u32 tsc_on, __u32 nractrs,
+				       __u32 nrictrs)
+{
+	return (tsc_on ? PERFCTR_CSTATUS_TSC : 0) |
+	       ((nrictrs & PERFCTR_CSTATUS_NRMASK) << 16) |
+	       (((nractrs + nrictrs) & PERFCTR_CSTATUS_NRMASK) << 8) |
+	       (nractrs & PERFCTR_CSTATUS_NRMASK);
+}
+
+static inline __u32 perfctr_cstatus_enabled(__u32 cstatus)
+{
+	return cstatus;
+}
+
+static inline int perfctr_cstatus_has_tsc(__u32 cstatus)
+{
+	return (cstatus & PERFCTR_CSTATUS_TSC) != 0;
+}
+
+static inline __u32 perfctr_cstatus_nractrs(__u32 cstatus)
+{
+	return cstatus & PERFCTR_CSTATUS_NRMASK;
+}
+
+static inline __u32 perfctr_cstatus_nrctrs(__u32 cstatus)
+{
+	return (cstatus >> 8) & PERFCTR_CSTATUS_NRMASK;
+}
+
+static inline __u32 perfctr_cstatus_has_ictrs(__u32 cstatus)
+{
+	return cstatus & (PERFCTR_CSTATUS_NRMASK << 16);
+}
+
+/*
+ * Overflow signals: si_code is SI_PMC_OVF and the mask of overflowed
+ * counters (bit i for counter i of the control) sits in the first word
+ * of the siginfo padding, where no other si_code puts anything.
+ */
+#define SI_PMC_OVF		('P')
+#define si_pmc_ovf_mask		_sifields._pad[0]
+
+/* Feature bits reported in struct perfctr_info.cpu_features. */
+#define PERFCTR_FEATURE_RDPMC	0x01	/* user-space RDPMC is usable */
+#define PERFCTR_FEATURE_RDTSC	0x02	/* user-space RDTSC is usable */
+#define PERFCTR_FEATURE_PCINT	0x04	/* overflow interrupts work */
+
+#endif /* _UAPI_PERFCTR_PERFCTR_H */

@@ -1,0 +1,141 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-2.0-only
+#
+# make check: install what is missing, build everything, run every suite
+# (KUnit and Check in the test VM, the stock-kernel load test, the lint
+# gate), then print "N passed, N failed". Exits non-zero on any failure,
+# timeout, or kernel complaint in a guest log.
+set -uo pipefail
+. "$(dirname "$0")/lib/common.sh"
+
+results=$BUILD/results.txt
+: >"$results"
+start=$(date +%s)
+
+record() {	# record PASS|FAIL name [detail]
+	echo "$1 $2" >>"$results"
+	[ "$1" = PASS ] || echo "  $1 $2${3:+: $3}"
+}
+
+finish() {
+	local p f s
+	p=$(grep -c '^PASS ' "$results")
+	f=$(grep -c '^FAIL ' "$results")
+	s=$(grep -c '^SKIP ' "$results")
+	echo
+	echo "make check took $(($(date +%s) - start)) s; logs in $BUILD"
+	if [ "$s" -gt 0 ]; then
+		echo "$p passed, $f failed, $s skipped"
+	else
+		echo "$p passed, $f failed"
+	fi
+	[ "$f" = 0 ] && [ "$p" -gt 0 ]
+	exit $?
+}
+
+section() { echo; echo "=== $*"; }
+
+# Guest complaints that fail a run even when every suite said ok.
+KERNEL_COMPLAINTS='BUG: |WARNING: |UBSAN: |unreferenced object|Call Trace:|general protection fault|Oops|Kernel panic|cut here|list_add corruption|list_del corruption|possible recursive locking|inconsistent lock state|circular locking'
+
+log_clean() {	# log_clean NAME LOG
+	local bad
+	bad=$(grep -nE "$KERNEL_COMPLAINTS" "$2" | head -n 5)
+	if [ -z "$bad" ]; then
+		record PASS "$1"
+	else
+		record FAIL "$1" "kernel complained:"
+		echo "$bad" | sed 's/^/      /'
+	fi
+}
+
+suite_results() {	# suite_results LOG -> records KUnit, Check, RESULT lines
+	local log=$1 suites nchk
+	suites=$(sed -n 's/^\t*\.name = "\(perfctr_[a-z0-9_]*\)".*/\1/p' \
+		"$ROOT"/tests/kunit/*_test.c | tr '\n' ' ')
+	nchk=$(ls "$BUILD/user"/check_* | wc -l)
+	sed -n '/^== kunit begin/,/^== kunit end/p' "$log" |
+		awk -v suites="$suites" -f "$ROOT/tests/lib/ktap.awk" >>"$results"
+	sed -n '/^== check begin/,/^== check end/p' "$log" |
+		awk -v expect="$nchk" -f "$ROOT/tests/lib/check.awk" >>"$results"
+	sed -n 's/^RESULT \(PASS\|FAIL\) \(.*\)/\1 vm:\2/p' "$log" >>"$results"
+}
+
+section "dependencies"
+bash "$ROOT/tests/deps.sh" || { record FAIL deps; finish; }
+
+section "test kernel (x86_64, cached)"
+kb=$(build_kernel x86_64) || { record FAIL kernel-build; finish; }
+echo "  $kb"
+
+section "build: module, KUnit module, user-space tests"
+if build_module "$kb" "$BUILD/x86_64" "$BUILD/x86_64.build.log" PERFCTR_TESTS=1; then
+	record PASS build-module
+else
+	record FAIL build-module "see $BUILD/x86_64.build.log"
+	tail -n 20 "$BUILD/x86_64.build.log"
+	finish
+fi
+if build_user "$BUILD/user"; then
+	record PASS build-user-tests
+else
+	record FAIL build-user-tests
+	cat "$BUILD/user/build.log"
+	finish
+fi
+
+section "test VM: KUnit and Check suites (x86_64, TCG, -smp 2)"
+mkdir -p "$BUILD/mods"
+rm -f "$BUILD/mods"/*.ko
+cp "$BUILD/x86_64"/perfctr.ko "$BUILD/x86_64"/perfctr_test.ko "$BUILD/mods/"
+make_initramfs "$BUILD/initramfs.cpio.gz" "$kb" "$BUILD/mods" "$BUILD/user"
+if "$ROOT/tests/vm/run-vm.sh" --timeout 600 "$kb/kernel-image" \
+	"$BUILD/initramfs.cpio.gz" check "$BUILD/vm-check.log"; then
+	record PASS vm:plan-completed
+else
+	record FAIL vm:plan-completed "see $BUILD/vm-check.log"
+fi
+suite_results "$BUILD/vm-check.log"
+log_clean vm:guest-log-clean "$BUILD/vm-check.log"
+
+section "stock kernel: Debian linux-image-amd64"
+if read -r hdrs vmlinuz < <(bash "$ROOT/tests/stock-kernel.sh"); then
+	if build_module "$hdrs" "$BUILD/stock" "$BUILD/stock.build.log"; then
+		record PASS stock-build-module
+		mkdir -p "$BUILD/stock-mods"
+		cp "$BUILD/stock/perfctr.ko" "$BUILD/stock-mods/"
+		make_initramfs "$BUILD/stock.cpio.gz" "$kb" "$BUILD/stock-mods" "$BUILD/user"
+		"$ROOT/tests/vm/run-vm.sh" --timeout 300 "$vmlinuz" \
+			"$BUILD/stock.cpio.gz" stock "$BUILD/vm-stock.log" ||
+			record FAIL vm:stock-plan-completed "see $BUILD/vm-stock.log"
+		sed -n 's/^RESULT \(PASS\|FAIL\) \(.*\)/\1 vm:\2/p' \
+			"$BUILD/vm-stock.log" >>"$results"
+		# Silent apart from our one line and the kernel's taint notices
+		# for an unsigned out-of-tree module.
+		noise=$(sed -n '/^== dmesg begin/,/^== dmesg end/p' "$BUILD/vm-stock.log" |
+			grep -vE '^== dmesg|perfctr: .+, [0-9]+ counters|loading out-of-tree module taints kernel|module verification failed: signature and/or required key missing' |
+			grep -vE '^\[ *[0-9.]+\] *$' || true)
+		if [ -z "$noise" ]; then
+			record PASS stock-dmesg-silent
+		else
+			record FAIL stock-dmesg-silent "unexpected kernel messages:"
+			echo "$noise" | head -n 10 | sed 's/^/      /'
+		fi
+		log_clean vm:stock-guest-log-clean "$BUILD/vm-stock.log"
+	else
+		record FAIL stock-build-module "see $BUILD/stock.build.log"
+		tail -n 20 "$BUILD/stock.build.log"
+	fi
+else
+	record FAIL stock-kernel-fetch
+fi
+
+section "lint: checkpatch --strict, sparse C=2, W=1"
+bash "$ROOT/tests/lint.sh" "$kb" "$BUILD/lint" >"$BUILD/lint.log" 2>&1
+sed -n 's/^RESULT \(PASS\|FAIL\) \(.*\)/\1 \2/p' "$BUILD/lint.log" >>"$results"
+grep -vE '^RESULT ' "$BUILD/lint.log" | head -n 40
+
+section "results"
+grep -E '^(PASS|FAIL|SKIP) ' "$results" | awk '{print $2}' | cut -d: -f1-2 |
+	sort | uniq -c | awk '{printf "  %-40s %d\n", $2, $1}'
+finish

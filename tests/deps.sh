@@ -1,0 +1,28 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-2.0-only
+#
+# Installs, with apt-get, only the Debian packages that are missing.
+# Usage: deps.sh [ppc]   (ppc adds the ppc32 cross tools, later issues)
+set -euo pipefail
+
+pkgs="make gcc libc6-dev bc flex bison libelf-dev libssl-dev dwarves cpio
+      xz-utils gzip kmod pkg-config perl linux-source-6.1 linux-headers-amd64
+      qemu-system-x86 busybox-static check libsubunit-dev sparse"
+
+missing=
+for p in $pkgs; do
+	if ! dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q 'ok installed'; then
+		missing="$missing $p"
+	fi
+done
+if [ -n "$missing" ]; then
+	if [ "$(id -u)" != 0 ]; then
+		echo "deps: missing packages:$missing (run as root to install)" >&2
+		exit 1
+	fi
+	echo ">> installing:$missing" >&2
+	apt-get update -q >&2
+	# shellcheck disable=SC2086
+	DEBIAN_FRONTEND=noninteractive apt-get install -y -q \
+		--no-install-recommends $missing >&2
+fi

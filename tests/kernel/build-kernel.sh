@@ -1,0 +1,72 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-2.0-only
+#
+# Build (or reuse) a test kernel from Debian's linux-source package.
+#
+#   build-kernel.sh ARCH     (ARCH: x86_64)
+#
+# The build lives outside the work tree, in $PERFCTR_CACHE (default
+# ~/.cache/perfctr), in a directory keyed by the source package version
+# and a hash of the config fragment, so a warm run rebuilds nothing.
+# Prints the build directory on the last line of stdout.
+set -euo pipefail
+
+arch=${1:-x86_64}
+here=$(cd "$(dirname "$0")" && pwd)
+cache=${PERFCTR_CACHE:-$HOME/.cache/perfctr}
+srcver=${PERFCTR_KSRC:-6.1}
+tarball=/usr/src/linux-source-$srcver.tar.xz
+frag=$here/$arch.config
+
+[ -f "$tarball" ] || { echo "missing $tarball (apt-get install linux-source-$srcver)" >&2; exit 1; }
+[ -f "$frag" ] || { echo "no config fragment for $arch" >&2; exit 1; }
+
+debver=$(dpkg-query -W -f='${Version}' "linux-source-$srcver")
+key=$(cat "$frag" "$0" | sha256sum | cut -c1-12)
+src=$cache/src/linux-source-$srcver-$debver
+out=$cache/build/$arch-$srcver-$debver-$key
+
+case $arch in
+x86_64) karch=x86_64; image=arch/x86/boot/bzImage ;;
+*) echo "unsupported arch $arch" >&2; exit 1 ;;
+esac
+
+if [ ! -f "$src/.unpacked" ]; then
+	echo ">> unpacking linux-source-$srcver ($debver)" >&2
+	rm -rf "$src"
+	mkdir -p "$src"
+	tar -xJf "$tarball" -C "$src" --strip-components=1
+	touch "$src/.unpacked"
+fi
+
+if [ -f "$out/.built" ]; then
+	echo "$out"
+	exit 0
+fi
+
+echo ">> building $arch test kernel in $out" >&2
+mkdir -p "$out"
+kmake() { make -s -C "$src" O="$out" ARCH="$karch" "$@"; }
+kmake tinyconfig >&2
+(cd "$out" && "$src/scripts/kconfig/merge_config.sh" -m .config "$frag") >/dev/null
+kmake olddefconfig >&2
+
+# Fail loudly if Kconfig dropped something the tests rely on.
+missing=0
+while IFS= read -r line; do
+	case $line in
+	CONFIG_*=*)
+		if ! grep -qx "$line" "$out/.config"; then
+			echo "config: $line did not stick" >&2
+			missing=1
+		fi ;;
+	esac
+done <"$frag"
+[ "$missing" = 0 ] || exit 1
+
+kmake -j"$(nproc)" >&2
+kmake -j"$(nproc)" modules_prepare >&2
+[ -f "$out/$image" ] || { echo "no $image after build" >&2; exit 1; }
+ln -sf "$image" "$out/kernel-image"
+touch "$out/.built"
+echo "$out"

@@ -1,0 +1,42 @@
+# SPDX-License-Identifier: GPL-2.0-only
+# Shared by check.sh, run.sh and bench.sh: paths and build steps.
+
+ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)
+BUILD=${PERFCTR_BUILD:-$ROOT/.build}
+mkdir -p "$BUILD"
+
+# The module sources, copied so each kernel gets its own build tree.
+MODULE_SOURCES="Kbuild Makefile include arch drivers"
+
+stage_module() {	# stage_module DIR
+	rm -rf "$1"
+	mkdir -p "$1/tests"
+	# shellcheck disable=SC2086
+	(cd "$ROOT" && cp -r $MODULE_SOURCES "$1/" &&
+		cp -r tests/kunit tests/sim "$1/tests/")
+}
+
+build_module() {	# build_module KDIR DIR LOG [make args...]
+	local kdir=$1 dir=$2 log=$3
+	shift 3
+	stage_module "$dir"
+	make -C "$kdir" M="$dir" -j"$(nproc)" "$@" modules >"$log" 2>&1
+}
+
+build_user() {		# build_user OUTDIR
+	mkdir -p "$1"
+	make -s -C "$ROOT/tests/user" O="$1" >"$1/build.log" 2>&1
+}
+
+build_kernel() {	# build_kernel ARCH -> prints the build dir
+	"$ROOT/tests/kernel/build-kernel.sh" "$1" | tail -n 1
+}
+
+# make_initramfs OUT KBUILD MODDIR USERDIR
+make_initramfs() {
+	local out=$1 kb=$2 mods=$3 user=$4 extra=() f
+	for f in "$mods"/*.ko; do extra+=("/lib/modules/$(basename "$f")=$f"); done
+	for f in "$user"/check_*; do extra+=("/tests/$(basename "$f")=$f"); done
+	extra+=("/bin/vm-exit=$user/vm-exit" "/bin/gperfctr=$user/gperfctr")
+	"$ROOT/tests/vm/build-initramfs.sh" "$out" "$kb/usr/gen_init_cpio" "${extra[@]}"
+}

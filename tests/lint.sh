@@ -1,0 +1,38 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-2.0-only
+#
+# lint.sh KBUILD OUTDIR: checkpatch.pl --strict on every C file and
+# header, then the module (with its KUnit tests) built with sparse (C=2)
+# and with W=1. Any finding fails. Prints RESULT lines.
+set -uo pipefail
+. "$(dirname "$0")/lib/common.sh"
+kb=$1 out=$2
+mkdir -p "$out"
+
+result() {	# result NAME FINDINGS-FILE
+	if [ -s "$2" ]; then
+		echo "RESULT FAIL $1"
+		sed 's/^/    /' "$2" | head -n 30
+	else
+		echo "RESULT PASS $1"
+	fi
+}
+
+cd "$ROOT" || exit 1
+mapfile -t files < <(git ls-files -co --exclude-standard -- '*.c' '*.h')
+perl "$kb/source/scripts/checkpatch.pl" --strict --no-tree --terse \
+	--ignore FILE_PATH_CHANGES,SPDX_LICENSE_TAG -f "${files[@]}" 2>&1 |
+	grep -E '(ERROR|WARNING|CHECK):' >"$out/checkpatch.txt"
+result checkpatch "$out/checkpatch.txt"
+
+# Findings are the compiler's or sparse's diagnostics on our files.
+build_module "$kb" "$out/sparse" "$out/sparse.log" C=2 PERFCTR_TESTS=1
+grep -E '^[^ ]+:[0-9]+:[0-9]+: (warning|error):' "$out/sparse.log" \
+	>"$out/sparse.txt"
+grep -q 'CHECK ' "$out/sparse.log" || echo "sparse did not run" >>"$out/sparse.txt"
+result sparse "$out/sparse.txt"
+
+build_module "$kb" "$out/w1" "$out/w1.log" W=1 PERFCTR_TESTS=1
+grep -E '(warning|error):' "$out/w1.log" >"$out/w1.txt"
+grep -q 'perfctr.ko' "$out/w1.log" || ls "$out/w1/perfctr.ko" >/dev/null 2>>"$out/w1.txt"
+result W=1 "$out/w1.txt"

@@ -1,0 +1,55 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-2.0-only
+#
+# run-vm.sh [options] KERNEL INITRAMFS PLAN LOG
+#   --icount     add -icount shift=0 (TSC deltas become instruction counts)
+#   --cpu MODEL  QEMU CPU model (default qemu64)
+#   --smp N      vCPUs (default 2)
+#   --timeout S  hard limit in seconds (default 300)
+#   --qemu BIN   emulator (default qemu-system-x86_64)
+#
+# Boots under TCG with the console on the serial port, copies the console
+# to LOG (and to stdout with --show), and exits 0 only when the guest plan
+# ran to its end and returned 0. A VM that outlives the limit is killed
+# and reported as a timeout (exit 124).
+set -uo pipefail
+
+icount=() cpu=qemu64 smp=2 limit=300 qemu=qemu-system-x86_64 show=0
+while [ $# -gt 4 ]; do
+	case $1 in
+	--icount) icount=(-icount shift=0); shift ;;
+	--cpu) cpu=$2; shift 2 ;;
+	--smp) smp=$2; shift 2 ;;
+	--timeout) limit=$2; shift 2 ;;
+	--qemu) qemu=$2; shift 2 ;;
+	--show) show=1; shift ;;
+	*) echo "run-vm: unknown option $1" >&2; exit 2 ;;
+	esac
+done
+kernel=$1 initrd=$2 plan=$3 log=$4
+
+cmdline="console=ttyS0 loglevel=7 panic=-1 nokaslr kmemleak=on perfctr.plan=$plan"
+args=(-M pc -m 1024 -smp "$smp" -cpu "$cpu" "${icount[@]}"
+      -nographic -no-reboot -serial stdio -monitor none
+      -device isa-debug-exit,iobase=0xf4,iosize=0x04
+      -kernel "$kernel" -initrd "$initrd" -append "$cmdline")
+
+if [ "$show" = 1 ]; then
+	timeout --kill-after=10 "$limit" "$qemu" "${args[@]}" </dev/null 2>&1 |
+		tr -d '\r' | tee "$log"
+	rc=${PIPESTATUS[0]}
+else
+	timeout --kill-after=10 "$limit" "$qemu" "${args[@]}" </dev/null 2>&1 |
+		tr -d '\r' >"$log"
+	rc=${PIPESTATUS[0]}
+fi
+
+if [ "$rc" = 124 ] || [ "$rc" = 137 ]; then
+	echo "run-vm: TIMEOUT: VM still running after ${limit}s (plan $plan), killed" >&2
+	exit 124
+fi
+if ! grep -q '^== perfctr-vm: end rc=0$' "$log"; then
+	echo "run-vm: plan $plan did not finish cleanly (qemu exit $rc); see $log" >&2
+	exit 1
+fi
+exit 0
