@@ -8,7 +8,6 @@
 #   make clean
 #   make check                every test (installs what it needs)
 #   make run                  boot a test VM with the module and show it
-#   make bench                benchmark figures under qemu -icount
 
 KDIR ?= /lib/modules/$(shell uname -r)/build
 PWD := $(shell pwd)
@@ -24,7 +23,4 @@ check:
 run:
 	bash tests/run.sh
 
-bench:
-	bash tests/bench.sh
-
-.PHONY: all modules modules_install clean check run bench
+.PHONY: all modules modules_install clean check run
