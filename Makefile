@@ -14,8 +14,13 @@ PWD := $(shell pwd)
 
 all: modules
 
-modules modules_install clean:
+modules modules_install:
 	$(MAKE) -C $(KDIR) M=$(PWD) $@
+
+# Works without a kernel tree too: the test builds live in .build/.
+clean:
+	if [ -d $(KDIR) ]; then $(MAKE) -C $(KDIR) M=$(PWD) clean; fi
+	rm -rf .build
 
 check:
 	bash tests/check.sh

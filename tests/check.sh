@@ -22,6 +22,11 @@ finish() {
 	p=$(grep -c '^PASS ' "$results")
 	f=$(grep -c '^FAIL ' "$results")
 	s=$(grep -c '^SKIP ' "$results")
+	if grep -q '^FAIL ' "$results"; then
+		echo
+		echo "failed:"
+		sed -n 's/^FAIL /  /p' "$results"
+	fi
 	echo
 	echo "make check took $(($(date +%s) - start)) s; logs in $BUILD"
 	if [ "$s" -gt 0 ]; then
@@ -115,7 +120,9 @@ if read -r hdrs vmlinuz < <(bash "$ROOT/tests/stock-kernel.sh"); then
 		noise=$(sed -n '/^== dmesg begin/,/^== dmesg end/p' "$BUILD/vm-stock.log" |
 			grep -vE '^== dmesg|perfctr: .+, [0-9]+ counters|loading out-of-tree module taints kernel|module verification failed: signature and/or required key missing' |
 			grep -vE '^\[ *[0-9.]+\] *$' || true)
-		if [ -z "$noise" ]; then
+		if ! grep -q '^== dmesg end' "$BUILD/vm-stock.log"; then
+			record FAIL stock-dmesg-silent "no dmesg from the guest"
+		elif [ -z "$noise" ]; then
 			record PASS stock-dmesg-silent
 		else
 			record FAIL stock-dmesg-silent "unexpected kernel messages:"
@@ -136,6 +143,12 @@ sed -n 's/^RESULT \(PASS\|FAIL\) \(.*\)/\1 \2/p' "$BUILD/lint.log" >>"$results"
 grep -vE '^RESULT ' "$BUILD/lint.log" | head -n 40
 
 section "results"
-grep -E '^(PASS|FAIL|SKIP) ' "$results" | awk '{print $2}' | cut -d: -f1-2 |
-	sort | uniq -c | awk '{printf "  %-40s %d\n", $2, $1}'
+awk '/^(PASS|FAIL|SKIP) / {
+	split($2, p, ":"); g = (p[1] == "kunit" || p[1] == "check") ? p[1] ":" p[2] : p[1]
+	n[g, $1]++; seen[g] = 1
+} END {
+	for (g in seen)
+		printf "  %-36s %3d passed, %d failed, %d skipped\n", g,
+		       n[g, "PASS"], n[g, "FAIL"], n[g, "SKIP"]
+}' "$results" | sort
 finish

@@ -22,7 +22,10 @@ cd "$ROOT" || exit 1
 mapfile -t files < <(git ls-files -co --exclude-standard -- '*.c' '*.h')
 perl "$kb/source/scripts/checkpatch.pl" --strict --no-tree --terse \
 	--ignore FILE_PATH_CHANGES,SPDX_LICENSE_TAG -f "${files[@]}" 2>&1 |
-	grep -E '(ERROR|WARNING|CHECK):' >"$out/checkpatch.txt"
+	grep -E '(ERROR|WARNING|CHECK):' |
+	# Check's API has CamelCase type names (Suite, TCase, SRunner).
+	grep -vE '^tests/user/[^:]+:[0-9]+: CHECK: Avoid CamelCase: <(Suite|TCase|SRunner)>' \
+	>"$out/checkpatch.txt"
 result checkpatch "$out/checkpatch.txt"
 
 # Findings are the compiler's or sparse's diagnostics on our files.

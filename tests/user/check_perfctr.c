@@ -19,6 +19,7 @@
 #define INFO_PATH	"/proc/perfctr/info"
 #define GLOBAL_PATH	"/proc/perfctr/global"
 #define MAX_CPUS	64
+#define ARRAY_SIZE(a)	(sizeof(a) / sizeof((a)[0]))
 
 /* Value of "key: value" in the info file, or NULL. */
 static char *info_field(const char *key)
@@ -109,9 +110,8 @@ START_TEST(abi_layout)
 	ck_assert_uint_eq(offsetof(struct perfctr_cpu_state_user, tsc_sum), 16);
 	ck_assert_uint_eq(offsetof(struct perfctr_cpu_state_user, pmc), 24);
 	ck_assert_uint_eq(sizeof(struct perfctr_cpu_state_user), 24 + 18 * 16);
-	ck_assert_uint_eq(sizeof(struct perfctr_cpu_control), 4 * (3 + 18 * 6 + 2 + 4));
+	ck_assert_uint_eq(sizeof(struct perfctr_cpu_control), 4 * (3 + 18 * 5 + 2 + 4));
 }
-END_TEST
 
 /* --- module information --- */
 
@@ -137,7 +137,6 @@ START_TEST(info_readable)
 	ck_assert_ptr_nonnull(info_field("cpus_forbidden"));
 	ck_assert_ptr_null(info_field("no_such_key"));
 }
-END_TEST
 
 START_TEST(info_abi_version)
 {
@@ -146,7 +145,6 @@ START_TEST(info_abi_version)
 	ck_assert_ptr_nonnull(v);
 	ck_assert_int_eq(strtol(v, NULL, 16), PERFCTR_ABI_VERSION);
 }
-END_TEST
 
 START_TEST(info_not_writable)
 {
@@ -158,7 +156,6 @@ START_TEST(info_not_writable)
 		close(fd);
 	}
 }
-END_TEST
 
 /* --- global mode with the TSC --- */
 
@@ -177,7 +174,6 @@ START_TEST(global_tsc_counts)
 	stop(fd);
 	close(fd);
 }
-END_TEST
 
 START_TEST(global_stop_freezes)
 {
@@ -194,7 +190,6 @@ START_TEST(global_stop_freezes)
 	ck_assert_uint_eq(a, b);
 	close(fd);
 }
-END_TEST
 
 START_TEST(global_restart_zeroes)
 {
@@ -210,7 +205,6 @@ START_TEST(global_restart_zeroes)
 	stop(fd);
 	close(fd);
 }
-END_TEST
 
 /* A small read buffer still gets whole, consistent records. */
 START_TEST(global_read_in_pieces)
@@ -232,7 +226,6 @@ START_TEST(global_read_in_pieces)
 	ck_assert_mem_eq(whole, pieces, total);
 	close(fd);
 }
-END_TEST
 
 START_TEST(global_reservation_shown)
 {
@@ -244,7 +237,6 @@ START_TEST(global_reservation_shown)
 	ck_assert_str_eq(info_field("reserved_by"), "none");
 	close(fd);
 }
-END_TEST
 
 /* --- bad requests: clear errno, running state untouched --- */
 
@@ -255,11 +247,33 @@ struct bad_write {
 	int err;
 };
 
-static void m_actr(struct perfctr_cpu_control *c) { c->nractrs = 1; }
-static void m_ictr(struct perfctr_cpu_control *c) { c->nrictrs = 1; c->ireset[0] = -1; }
-static void m_tsc2(struct perfctr_cpu_control *c) { c->tsc_on = 2; }
-static void m_resv(struct perfctr_cpu_control *c) { c->_reserved[2] = 1; }
-static void m_notsc(struct perfctr_cpu_control *c) { c->tsc_on = 0; c->evntsel[0] = 1; }
+static void m_actr(struct perfctr_cpu_control *c)
+{
+	c->nractrs = 1;
+}
+
+static void m_ictr(struct perfctr_cpu_control *c)
+{
+	c->nrictrs = 1;
+	c->ireset[0] = -1;
+}
+
+static void m_tsc2(struct perfctr_cpu_control *c)
+{
+	c->tsc_on = 2;
+}
+
+static void m_resv(struct perfctr_cpu_control *c)
+{
+	c->_reserved[2] = 1;
+}
+
+/* Not all-zero, so not "stop", but counts nothing: rejected. */
+static void m_notsc(struct perfctr_cpu_control *c)
+{
+	c->tsc_on--;
+	c->evntsel[0] = 1;
+}
 
 static const struct bad_write bad_writes[] = {
 	{ "short", sizeof(struct perfctr_cpu_control) - 1, NULL, EINVAL },
@@ -300,7 +314,6 @@ START_TEST(global_bad_write)
 	stop(fd);
 	close(fd);
 }
-END_TEST
 
 START_TEST(global_bad_buffer)
 {
@@ -315,7 +328,6 @@ START_TEST(global_bad_buffer)
 	munmap(bad, 4096);
 	close(fd);
 }
-END_TEST
 
 START_TEST(global_needs_perfmon)
 {
@@ -338,7 +350,6 @@ START_TEST(global_needs_perfmon)
 	ck_assert(WIFEXITED(status));
 	ck_assert_int_eq(WEXITSTATUS(status), 0);
 }
-END_TEST
 
 static Suite *perfctr_suite(void)
 {
@@ -361,8 +372,7 @@ static Suite *perfctr_suite(void)
 	tcase_add_test(tc, global_restart_zeroes);
 	tcase_add_test(tc, global_read_in_pieces);
 	tcase_add_test(tc, global_reservation_shown);
-	tcase_add_loop_test(tc, global_bad_write, 0,
-			    sizeof(bad_writes) / sizeof(bad_writes[0]));
+	tcase_add_loop_test(tc, global_bad_write, 0, ARRAY_SIZE(bad_writes));
 	tcase_add_test(tc, global_bad_buffer);
 	tcase_add_test(tc, global_needs_perfmon);
 	suite_add_tcase(s, tc);

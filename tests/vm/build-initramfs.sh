@@ -21,6 +21,7 @@ dirs="/bin /sbin /dev /proc /sys /tmp /plans /lib /lib/modules /tests"
 	echo "nod /dev/console 0600 0 0 c 5 1"
 	echo "nod /dev/null 0666 0 0 c 1 3"
 	echo "file /bin/busybox /bin/busybox 0755 0 0"
+	echo "slink /bin/sh busybox 0777 0 0"
 	echo "file /init $here/guest/init 0755 0 0"
 	for p in "$here"/plans/*; do
 		echo "file /plans/$(basename "$p") $p 0644 0 0"

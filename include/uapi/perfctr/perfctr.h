@@ -11,14 +11,7 @@
 #define _UAPI_PERFCTR_PERFCTR_H
 
 #include <linux/types.h>
-
-#if defined(__x86_64__) || defined(__i386__)
-#include "perfctr-x86.h"
-#elif defined(__powerpc__) && !defined(__powerpc64__)
-#include "perfctr-ppc32.h"
-#else
-#error "perfctr: unsupported architecture"
-#endif
+#include <asm/perfctr.h>	/* include/uapi/asm-<arch>/asm/perfctr.h */
 
 #define PERFCTR_ABI_VERSION	0x0100	/* major.minor, one byte each */
 
