@@ -71,6 +71,9 @@ const char *perfctr_cpu_name(void);
  */
 const char *perfctr_cpu_reserve(const char *service);
 void perfctr_cpu_release(const char *service);
+/* The holder named when the kernel's perf_events owns the counters. */
+extern const char *const perfctr_kernel_holder;
+
 /* The current holder, or NULL; for information only. */
 const char *perfctr_cpu_reserved_by(void);
 

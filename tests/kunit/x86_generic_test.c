@@ -4,31 +4,19 @@
  * file: detection, control validation, accumulate-differences arithmetic
  * including 32-bit wraparound, reservation, and the i-mode entry points.
  */
-#include <kunit/test.h>
-#include <linux/slab.h>
-
-#include <perfctr/cpu.h>
-#include "../sim/x86_sim.h"
+#include "x86_test.h"
 
 static int generic_init(struct kunit *test)
 {
-	perfctr_x86_sim_reset();
-	return perfctr_cpu_init();
+	return sim_start(test, &sim_generic);
 }
 
 static void generic_exit(struct kunit *test)
 {
-	perfctr_cpu_exit();
+	sim_stop(test);
 }
 
-static struct perfctr_cpu_state *new_state(struct kunit *test)
-{
-	struct perfctr_cpu_state *state;
-
-	state = kunit_kzalloc(test, sizeof(*state), GFP_KERNEL);
-	KUNIT_ASSERT_NOT_NULL(test, state);
-	return state;
-}
+#define new_state sim_state
 
 /* A state running a valid TSC-only control. */
 static struct perfctr_cpu_state *tsc_state(struct kunit *test)
@@ -50,10 +38,9 @@ static void generic_detected(struct kunit *test)
 
 static void generic_needs_tsc(struct kunit *test)
 {
-	perfctr_cpu_exit();
-	perfctr_x86_sim.has_tsc = false;
+	perfctr_x86_sim_reset(&sim_no_tsc);
 	KUNIT_EXPECT_EQ(test, perfctr_cpu_init(), -ENODEV);
-	perfctr_x86_sim.has_tsc = true;
+	perfctr_x86_sim_reset(&sim_generic);
 	KUNIT_EXPECT_EQ(test, perfctr_cpu_init(), 0);
 }
 
@@ -191,17 +178,17 @@ static void generic_accumulates(struct kunit *test)
 	struct perfctr_cpu_state *state = tsc_state(test);
 
 	perfctr_x86_sim.tsc = 1000;
-	perfctr_cpu_resume(state);
+	sim_resume(state);
 	KUNIT_EXPECT_EQ(test, state->tsc_start, 1000U);
 	perfctr_x86_sim.tsc = 1500;
-	perfctr_cpu_suspend(state);
+	sim_suspend(state);
 	KUNIT_EXPECT_EQ(test, state->tsc_sum, 500ULL);
 
 	/* Time while suspended does not count. */
 	perfctr_x86_sim.tsc = 9000;
-	perfctr_cpu_resume(state);
+	sim_resume(state);
 	perfctr_x86_sim.tsc = 9600;
-	perfctr_cpu_suspend(state);
+	sim_suspend(state);
 	KUNIT_EXPECT_EQ(test, state->tsc_sum, 1100ULL);
 	KUNIT_EXPECT_EQ(test, perfctr_x86_sim.nr_rdpmc, 0U);
 	KUNIT_EXPECT_EQ(test, perfctr_x86_sim.nr_wrmsr, 0U);
@@ -234,9 +221,9 @@ static void generic_wraparound(struct kunit *test)
 
 	state->tsc_sum = 7;
 	perfctr_x86_sim.tsc = c->start;
-	perfctr_cpu_resume(state);
+	sim_resume(state);
 	perfctr_x86_sim.tsc = c->end;
-	perfctr_cpu_suspend(state);
+	sim_suspend(state);
 	KUNIT_EXPECT_EQ(test, state->tsc_sum, 7 + c->delta);
 	KUNIT_EXPECT_EQ(test, state->tsc_start, (u32)c->end);
 }
@@ -246,14 +233,14 @@ static void generic_sample(struct kunit *test)
 	struct perfctr_cpu_state *state = tsc_state(test);
 
 	perfctr_x86_sim.tsc = 100;
-	perfctr_cpu_resume(state);
+	sim_resume(state);
 	perfctr_x86_sim.tsc = 0xfffffff0ULL;
-	perfctr_cpu_sample(state);
+	sim_sample(state);
 	KUNIT_EXPECT_EQ(test, state->tsc_sum, 0xfffffff0ULL - 100);
 	KUNIT_EXPECT_EQ(test, state->tsc_start, 0xfffffff0U);
 	/* Sampling leaves the state running: the next period continues. */
 	perfctr_x86_sim.tsc = 0x100000010ULL;
-	perfctr_cpu_sample(state);
+	sim_sample(state);
 	KUNIT_EXPECT_EQ(test, state->tsc_sum, 0x100000010ULL - 100);
 }
 
@@ -265,10 +252,10 @@ static void generic_many_periods(struct kunit *test)
 
 	perfctr_x86_sim.tsc = 0xfffff000ULL;
 	perfctr_x86_sim.tsc_step = 0x333;
-	perfctr_cpu_resume(state);
+	sim_resume(state);
 	for (i = 0; i < 1000; i++)
-		perfctr_cpu_sample(state);
-	perfctr_cpu_suspend(state);
+		sim_sample(state);
+	sim_suspend(state);
 	KUNIT_EXPECT_EQ(test, state->tsc_sum, 1001ULL * 0x333);
 }
 
@@ -278,10 +265,10 @@ static void generic_disabled_state_untouched(struct kunit *test)
 
 	state->tsc_sum = 42;
 	perfctr_x86_sim.tsc = 1000;
-	perfctr_cpu_resume(state);
+	sim_resume(state);
 	perfctr_x86_sim.tsc = 5000;
-	perfctr_cpu_suspend(state);
-	perfctr_cpu_sample(state);
+	sim_suspend(state);
+	sim_sample(state);
 	KUNIT_EXPECT_EQ(test, state->tsc_sum, 42ULL);
 	KUNIT_EXPECT_EQ(test, perfctr_x86_sim.nr_rdtsc, 0U);
 }
@@ -301,6 +288,7 @@ static const char *const svc_b = "service B";
 
 static void generic_reserve(struct kunit *test)
 {
+	perfctr_cpu_release(SIM_SERVICE);
 	KUNIT_EXPECT_NULL(test, perfctr_cpu_reserved_by());
 	KUNIT_EXPECT_NULL(test, perfctr_cpu_reserve(svc_a));
 	KUNIT_EXPECT_PTR_EQ(test, perfctr_cpu_reserved_by(), svc_a);
@@ -313,6 +301,7 @@ static void generic_reserve(struct kunit *test)
 	KUNIT_EXPECT_NULL(test, perfctr_cpu_reserved_by());
 	KUNIT_EXPECT_NULL(test, perfctr_cpu_reserve(svc_b));
 	perfctr_cpu_release(svc_b);
+	KUNIT_EXPECT_NULL(test, perfctr_cpu_reserve(SIM_SERVICE));
 }
 
 static struct kunit_case generic_test_cases[] = {

@@ -1,27 +1,76 @@
 /* SPDX-License-Identifier: GPL-2.0-only */
 /*
- * perfctr test builds: a simulated x86 register file behind the accessors
- * of arch/x86/perfctr/regs.h. Tests set it up, run driver code, and look
- * at what the driver read and wrote.
+ * perfctr test builds: a simulated x86 CPU behind the accessors of
+ * arch/x86/perfctr/regs.h. A model describes a family's registers; the
+ * state holds their contents. Tests pick a model, run driver code, make
+ * events happen with perfctr_x86_sim_tick(), and look at what the driver
+ * read and wrote.
  */
 #ifndef _PERFCTR_X86_SIM_H
 #define _PERFCTR_X86_SIM_H
 
 #include <linux/types.h>
 
+#define SIM_MAX_CTRS	18
+
+/* How a model's counters are enabled and programmed. */
+enum sim_kind {
+	SIM_NONE,	/* no counters */
+	SIM_P5,		/* CESR halves with CPL bits */
+	SIM_WINCHIP,	/* CESR, counters never stop */
+	SIM_P6,		/* EVNTSEL0.EN gates all counters */
+	SIM_ARCH,	/* per-counter EN, plus GLOBAL_CTRL from version 2 */
+	SIM_K7,		/* per-counter EN */
+	SIM_C3,		/* only counter 1, never stops */
+};
+
+struct perfctr_x86_sim_model {
+	const char *name;
+	u8 vendor, family, model;
+	bool has_tsc, has_mmx, has_perfctr_core;
+	unsigned int cpuid_level;
+	u32 cpuid_a_eax;		/* CPUID 0xA EAX: version, counters */
+	enum sim_kind kind;
+	u32 pmc_mask;			/* counters that exist */
+	u32 sel_msr, ctr_msr, stride;
+	unsigned int width;		/* counter bits */
+	bool sext31;			/* writes sign-extend from bit 31 */
+	bool no_rdpmc;
+	bool dead;			/* MSRs work, nothing counts (QEMU) */
+	bool no_msrs;			/* counter MSRs fault (QEMU, others) */
+};
+
 struct perfctr_x86_sim {
-	bool has_tsc;
-	u64 tsc;		/* value of the next RDTSC */
-	u64 tsc_step;		/* added to tsc after each RDTSC */
-	unsigned int nr_rdtsc;
-	unsigned int nr_rdpmc;
-	unsigned int nr_rdmsr;
-	unsigned int nr_wrmsr;
+	const struct perfctr_x86_sim_model *m;
+	u64 tsc;			/* value of the next RDTSC */
+	u64 tsc_step;			/* added to tsc after each RDTSC */
+	u64 sel[SIM_MAX_CTRS];
+	u64 ctr[SIM_MAX_CTRS];
+	u64 cesr;
+	u64 global_ctrl;
+	u32 ovf_pending;		/* counters whose overflow interrupted */
+	u64 autotick;			/* events per MSR read: time passing */
+	bool kernel_busy;		/* perf_events holds the counters */
+	unsigned int kernel_reserved;	/* MSRs we hold in its allocator */
+	unsigned int nr_rdtsc, nr_rdpmc, nr_rdmsr, nr_wrmsr;
+	unsigned int nr_bad;		/* unsafe access to a missing register */
+	u32 last_bad;
 };
 
 extern struct perfctr_x86_sim perfctr_x86_sim;
 
-/* A CPU with a TSC at 0 that does not move, and nothing else. */
-void perfctr_x86_sim_reset(void);
+extern const struct perfctr_x86_sim_model sim_generic, sim_p5, sim_p5mmx,
+	sim_mii, sim_winchip, sim_p6, sim_arch_v1, sim_arch_v2, sim_k7,
+	sim_k8, sim_fam10, sim_fam15, sim_c3, sim_qemu_p6, sim_qemu_k7,
+	sim_intel_p4, sim_no_tsc;
+
+/* Power on @m: registers zero, TSC at 0 and still, nothing reserved. */
+void perfctr_x86_sim_reset(const struct perfctr_x86_sim_model *m);
+
+/* @n events happen: every enabled counter advances by @n. */
+void perfctr_x86_sim_tick(u64 n);
+
+/* The value of hardware counter @pmc, full width. */
+u64 perfctr_x86_sim_counter(unsigned int pmc);
 
 #endif /* _PERFCTR_X86_SIM_H */

@@ -4,22 +4,31 @@
  *
  * Rules shared by every family are checked here; each family file checks
  * its own. Sums use accumulate-differences: a period's count is the
- * 32-bit difference between two reads, so counters are never written
- * for a-mode use and one wrap per period is harmless.
+ * 32-bit difference between two reads, so a-mode counters are never
+ * written and one wrap per period is harmless.
+ *
+ * Writing MSRs is slow, so each CPU caches what its control registers
+ * hold (struct pc_cache): resuming the state that ran last writes
+ * nothing. I-mode counters must be stopped at suspend (so they cannot
+ * interrupt someone else); the CPU they were stopped on is recorded in
+ * k1.isuspend_cpu, and if the same state resumes there with nobody in
+ * between, the counters still hold their values and are not rewritten.
  */
 #include <linux/atomic.h>
 #include <linux/errno.h>
 #include <linux/mutex.h>
+#include <linux/percpu.h>
+#include <linux/smp.h>
 #include <linux/string.h>
 #include <asm/tsc.h>
 
-#include "regs.h"
 #include "x86.h"
 
 struct perfctr_cpu_info perfctr_info;
 struct cpumask perfctr_cpus_forbidden_mask;
+struct perfctr_x86_family pc_family;
 
-static const struct perfctr_x86_family *family;
+static DEFINE_PER_CPU(struct pc_cache, pc_caches);
 static perfctr_ihandler_t ihandler;
 
 static DEFINE_MUTEX(reserve_lock);
@@ -38,29 +47,19 @@ static u32 new_control_id(void)
 	return id;
 }
 
-static bool pmc_map_has_duplicates(const struct perfctr_cpu_control *control,
-				   unsigned int nrctrs)
-{
-	unsigned int i, j;
-
-	for (i = 0; i < nrctrs; i++)
-		for (j = i + 1; j < nrctrs; j++)
-			if (control->pmc_map[i] == control->pmc_map[j])
-				return true;
-	return false;
-}
-
 static int check_common(const struct perfctr_cpu_control *control)
 {
 	unsigned int i, nrctrs;
 
 	if (control->tsc_on > 1)
 		return -EINVAL;
+	if (control->tsc_on && pc_family.tsc_broken)
+		return -EINVAL;
 	if (control->nractrs > PERFCTR_NR_PMCS ||
 	    control->nrictrs > PERFCTR_NR_PMCS)
 		return -EINVAL;
 	nrctrs = control->nractrs + control->nrictrs;
-	if (nrctrs > family->nrctrs)
+	if (nrctrs > pc_family.nrctrs)
 		return -EINVAL;
 	if (control->nrictrs &&
 	    !(perfctr_info.features & PERFCTR_FEATURE_PCINT))
@@ -72,8 +71,6 @@ static int check_common(const struct perfctr_cpu_control *control)
 	for (i = control->nractrs; i < nrctrs; i++)
 		if (control->ireset[i] >= 0)
 			return -EINVAL;
-	if (pmc_map_has_duplicates(control, nrctrs))
-		return -EINVAL;
 	return 0;
 }
 
@@ -84,38 +81,107 @@ int perfctr_cpu_update_control(struct perfctr_cpu_state *state, bool is_global)
 	int err;
 
 	err = check_common(control);
-	if (err)
-		return err;
-	err = family->check_control(state, is_global);
+	if (!err)
+		err = pc_family.check_control(state, is_global);
 	if (err)
 		return err;
 
 	nrctrs = control->nractrs + control->nrictrs;
 	state->cstatus = perfctr_mk_cstatus(control->tsc_on, control->nractrs,
 					    control->nrictrs);
-	for (i = 0; i < nrctrs; i++)
+	for (i = 0; i < nrctrs; i++) {
 		state->pmc[i].map = control->pmc_map[i];
+		if (i >= control->nractrs)
+			state->pmc[i].start = control->ireset[i];
+	}
 	state->k1.id = new_control_id();
 	state->k1.isuspend_cpu = -1;
 	return 0;
 }
 
+/* Stop the i-mode counters and fold their counts into the sums. */
+static void pc_isuspend(struct perfctr_cpu_state *state, struct pc_cache *cache)
+{
+	unsigned int i = perfctr_cstatus_nractrs(state->cstatus);
+	unsigned int nrctrs = perfctr_cstatus_nrctrs(state->cstatus);
+
+	state->k1.isuspend_cpu = smp_processor_id();
+	for (; i < nrctrs; i++) {
+		u32 pmc = state->pmc[i].map;
+
+		pc_family.stop_counter(pmc, cache);
+		perfctr_accumulate(&state->pmc[i].sum, &state->pmc[i].start,
+				   pc_read_counter(pmc));
+	}
+}
+
+/* Put the i-mode counters' start values back, unless they are still there. */
+static void pc_iresume(const struct perfctr_cpu_state *state,
+		       struct pc_cache *cache)
+{
+	unsigned int i = perfctr_cstatus_nractrs(state->cstatus);
+	unsigned int nrctrs = perfctr_cstatus_nrctrs(state->cstatus);
+
+	if (cache->id == state->k1.id) {
+		/* Nobody ran here since; but isuspend cleared our selects. */
+		cache->id = 0;
+		if (state->k1.isuspend_cpu == smp_processor_id())
+			return;
+	}
+	/* Writes set the low 32 bits and sign-extend: a full-width preset. */
+	for (; i < nrctrs; i++)
+		pc_wrmsr(pc_ctr_msr(state->pmc[i].map),
+			 (u64)(s64)(s32)state->pmc[i].start);
+}
+
+static void pc_sample_actrs(struct perfctr_cpu_state *state, unsigned int n)
+{
+	unsigned int i;
+
+	for (i = 0; i < n; i++)
+		perfctr_accumulate(&state->pmc[i].sum, &state->pmc[i].start,
+				   pc_read_counter(state->pmc[i].map));
+}
+
 void perfctr_cpu_suspend(struct perfctr_cpu_state *state)
 {
-	if (perfctr_cstatus_has_tsc(state->cstatus))
+	u32 cstatus = state->cstatus;
+
+	if (perfctr_cstatus_has_ictrs(cstatus))
+		pc_isuspend(state, this_cpu_ptr(&pc_caches));
+	pc_sample_actrs(state, perfctr_cstatus_nractrs(cstatus));
+	if (perfctr_cstatus_has_tsc(cstatus))
 		perfctr_accumulate(&state->tsc_sum, &state->tsc_start,
 				   pc_rdtsc_low());
 }
 
 void perfctr_cpu_resume(struct perfctr_cpu_state *state)
 {
-	if (perfctr_cstatus_has_tsc(state->cstatus))
+	struct pc_cache *cache = this_cpu_ptr(&pc_caches);
+	u32 cstatus = state->cstatus;
+	unsigned int i, nractrs = perfctr_cstatus_nractrs(cstatus);
+
+	if (perfctr_cstatus_has_ictrs(cstatus))
+		pc_iresume(state, cache);
+	if (cache->id != state->k1.id) {
+		pc_family.write_control(state, cache);
+		cache->id = state->k1.id;
+	}
+	for (i = 0; i < nractrs; i++)
+		state->pmc[i].start = pc_read_counter(state->pmc[i].map);
+	if (perfctr_cstatus_has_tsc(cstatus))
 		state->tsc_start = pc_rdtsc_low();
 }
 
+/* Suspend and resume in one: every counter keeps running. */
 void perfctr_cpu_sample(struct perfctr_cpu_state *state)
 {
-	perfctr_cpu_suspend(state);
+	u32 cstatus = state->cstatus;
+
+	pc_sample_actrs(state, perfctr_cstatus_nrctrs(cstatus));
+	if (perfctr_cstatus_has_tsc(cstatus))
+		perfctr_accumulate(&state->tsc_sum, &state->tsc_start,
+				   pc_rdtsc_low());
 }
 
 void perfctr_cpu_set_ihandler(perfctr_ihandler_t handler)
@@ -125,13 +191,69 @@ void perfctr_cpu_set_ihandler(perfctr_ihandler_t handler)
 
 unsigned int perfctr_cpu_identify_overflow(struct perfctr_cpu_state *state)
 {
-	/* No family here has i-mode counters yet; nothing can overflow. */
-	return 0;
+	unsigned int i = perfctr_cstatus_nractrs(state->cstatus);
+	unsigned int nrctrs = perfctr_cstatus_nrctrs(state->cstatus);
+	unsigned int mask = 0;
+
+	for (; i < nrctrs; i++) {
+		if ((s32)state->pmc[i].start >= 0) {
+			mask |= 1U << i;
+			state->pmc[i].start = state->control.ireset[i];
+		}
+	}
+	perfctr_cpu_ireload(state);
+	return mask;
 }
 
 void perfctr_cpu_ireload(struct perfctr_cpu_state *state)
 {
 	state->k1.isuspend_cpu = -1;
+}
+
+/* Runs on every CPU: nothing counts, and the cache knows it. */
+static void pc_clear_cpu(void *unused)
+{
+	struct pc_cache *cache = this_cpu_ptr(&pc_caches);
+
+	pc_family.clear_counters(cache);
+	cache->id = 0;
+}
+
+/* What a refusal names when the kernel itself holds the counters. */
+const char *const perfctr_kernel_holder = "perf_events or the NMI watchdog";
+
+static void pc_release_kernel(unsigned int upto)
+{
+	unsigned int pmc;
+
+	for (pmc = 0; pmc < upto; pmc++)
+		if (pc_family.pmc_mask & (1U << pmc))
+			pc_release_kernel_ctr(pc_ctr_msr(pmc), pc_sel_msr(pmc));
+}
+
+/* Take every counter we drive from the kernel's allocator, or none. */
+static bool pc_reserve_kernel(void)
+{
+	unsigned int pmc, top;
+
+	if (!pc_family.kernel_reserve)
+		return true;
+	top = fls(pc_family.pmc_mask);
+	for (pmc = 0; pmc < top; pmc++) {
+		if (!(pc_family.pmc_mask & (1U << pmc)))
+			continue;
+		if (!pc_reserve_kernel_ctr(pc_ctr_msr(pmc), pc_sel_msr(pmc))) {
+			pc_release_kernel(pmc);
+			return false;
+		}
+	}
+	return true;
+}
+
+static void pc_unreserve_kernel(void)
+{
+	if (pc_family.kernel_reserve)
+		pc_release_kernel(fls(pc_family.pmc_mask));
 }
 
 const char *perfctr_cpu_reserve(const char *service)
@@ -140,8 +262,12 @@ const char *perfctr_cpu_reserve(const char *service)
 
 	mutex_lock(&reserve_lock);
 	holder = reserved_by;
-	if (!holder)
+	if (!holder && !pc_reserve_kernel())
+		holder = perfctr_kernel_holder;
+	if (!holder) {
+		pc_on_each_cpu(pc_clear_cpu);
 		reserved_by = service;
+	}
 	mutex_unlock(&reserve_lock);
 	return holder;
 }
@@ -149,8 +275,11 @@ const char *perfctr_cpu_reserve(const char *service)
 void perfctr_cpu_release(const char *service)
 {
 	mutex_lock(&reserve_lock);
-	if (reserved_by == service)
+	if (reserved_by == service) {
+		pc_on_each_cpu(pc_clear_cpu);
+		pc_unreserve_kernel();
 		reserved_by = NULL;
+	}
 	mutex_unlock(&reserve_lock);
 }
 
@@ -164,31 +293,90 @@ const char *perfctr_cpu_name(void)
 	return perfctr_info.name;
 }
 
-static const struct perfctr_x86_family *detect_family(void)
+/*
+ * Emulators and many hypervisors accept the MSRs but never count. Count
+ * kernel-mode events on counter 0 over a short loop and see if it moved.
+ * Returns NULL if the counters count, else why not.
+ */
+static const char *pc_selftest(void)
 {
-	return pc_cpu_has_tsc() ? &perfctr_generic_family : NULL;
+	u32 pmc = __ffs(pc_family.pmc_mask);
+	u32 sel = pc_sel_msr(pmc);
+	u32 ctr = pc_ctr_msr(pmc);
+	struct pc_cache *cache = this_cpu_ptr(&pc_caches);
+	u64 before, after;
+	unsigned int i;
+	const char *why = NULL;
+
+	if (!pc_family.selftest_event)
+		return NULL;
+	/* Probe with the safe accessors before anything can fault. */
+	if (pc_wrmsr_safe(sel, 0) || pc_wrmsr_safe(ctr, 0))
+		return "counter MSRs are not writable";
+	if (pc_rdmsr_safe(ctr, &before))
+		return "counter MSRs are not readable";
+	pc_family.clear_counters(cache);
+	if (pc_wrmsr_safe(sel, pc_family.selftest_event))
+		why = "event select refused";
+	for (i = 0; !why && i < 1000; i++)
+		barrier();
+	if (!why && (pc_rdmsr_safe(ctr, &after) || after == before))
+		why = "counters do not count (emulator or hypervisor?)";
+	pc_family.clear_counters(cache);
+	pc_wrmsr_safe(ctr, 0);
+	cache->id = 0;
+	return why;
+}
+
+static void pc_use_family(const struct perfctr_x86_family *f,
+			  unsigned int nrctrs)
+{
+	pc_family = *f;
+	pc_family.nrctrs = nrctrs;
+	/* Families sized by CPUID have counters 0..nrctrs-1. */
+	if (!f->pmc_mask)
+		pc_family.pmc_mask = nrctrs ? GENMASK(nrctrs - 1, 0) : 0;
+	perfctr_info.family_id = f->id;
+	perfctr_info.features = f->features;
+	perfctr_info.nrctrs = nrctrs;
 }
 
 int perfctr_cpu_init(void)
 {
-	family = detect_family();
-	if (!family)
-		return -ENODEV;
+	const struct perfctr_x86_family *f;
+	struct pc_cpu_ident id;
+	unsigned int nrctrs = 0;
+	const char *why;
 
 	memset(&perfctr_info, 0, sizeof(perfctr_info));
-	perfctr_info.name = family->name;
-	perfctr_info.family_id = family->id;
-	perfctr_info.features = family->features;
-	perfctr_info.nrctrs = family->nrctrs;
+	cpumask_clear(&perfctr_cpus_forbidden_mask);
+	pc_cpu_ident(&id);
+	f = pc_detect_family(&id, &nrctrs);
+	if (!f)
+		return -ENODEV;
+
+	pc_use_family(f, nrctrs);
+	perfctr_info.name = f->name;
+	/* Counters the kernel holds exist; leave them alone then. */
+	if (nrctrs && pc_reserve_kernel()) {
+		preempt_disable();
+		why = pc_selftest();
+		preempt_enable();
+		pc_unreserve_kernel();
+		if (why) {
+			if (!id.has_tsc)
+				return -ENODEV;
+			pc_use_family(&perfctr_generic_family, 0);
+			perfctr_info.fallback_reason = why;
+		}
+	}
 	perfctr_info.cpu_khz = cpu_khz;
 	perfctr_info.tsc_to_cpu_mult =
 		tsc_khz ? max(1U, DIV_ROUND_CLOSEST(cpu_khz, tsc_khz)) : 1;
-	cpumask_clear(&perfctr_cpus_forbidden_mask);
 	return 0;
 }
 
 void perfctr_cpu_exit(void)
 {
 	perfctr_cpu_set_ihandler(NULL);
-	family = NULL;
 }

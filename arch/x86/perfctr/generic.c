@@ -8,7 +8,7 @@
 
 #include "x86.h"
 
-static int generic_check_control(struct perfctr_cpu_state *state,
+static int generic_check_control(const struct perfctr_cpu_state *state,
 				 bool is_global)
 {
 	const struct perfctr_cpu_control *control = &state->control;
@@ -18,10 +18,21 @@ static int generic_check_control(struct perfctr_cpu_state *state,
 	return 0;
 }
 
+/* No counters: nothing to load, stop or clear. */
+static void generic_write_control(const struct perfctr_cpu_state *state,
+				  struct pc_cache *cache)
+{
+}
+
+static void generic_clear_counters(struct pc_cache *cache)
+{
+}
+
 const struct perfctr_x86_family perfctr_generic_family = {
 	.name = "Generic x86 with TSC",
 	.id = PERFCTR_X86_GENERIC,
-	.nrctrs = 0,
 	.features = PERFCTR_FEATURE_RDTSC,
 	.check_control = generic_check_control,
+	.write_control = generic_write_control,
+	.clear_counters = generic_clear_counters,
 };

@@ -9,7 +9,21 @@
 #ifndef _PERFCTR_X86_REGS_H
 #define _PERFCTR_X86_REGS_H
 
+#include <linux/irqflags.h>
 #include <linux/types.h>
+
+/* What detection needs to know about the boot CPU. */
+struct pc_cpu_ident {
+	u8 vendor;		/* X86_VENDOR_* */
+	u8 family;
+	u8 model;
+	bool has_tsc;
+	bool has_mmx;
+	bool has_apic;		/* a usable local APIC */
+	bool has_perfctr_core;	/* AMD core-extension counters */
+	unsigned int cpuid_level;
+	unsigned int siblings;	/* hardware threads per core */
+};
 
 #ifdef PERFCTR_SIM
 
@@ -17,7 +31,12 @@ u64 perfctr_sim_rdtsc(void);
 u64 perfctr_sim_rdpmc(u32 index);
 u64 perfctr_sim_rdmsr(u32 msr);
 void perfctr_sim_wrmsr(u32 msr, u64 val);
-bool perfctr_sim_has_tsc(void);
+int perfctr_sim_rdmsr_safe(u32 msr, u64 *val);
+int perfctr_sim_wrmsr_safe(u32 msr, u64 val);
+void perfctr_sim_cpuid(u32 leaf, u32 *a, u32 *b, u32 *c, u32 *d);
+void perfctr_sim_cpu_ident(struct pc_cpu_ident *id);
+bool perfctr_sim_reserve_kernel(u32 msr);
+void perfctr_sim_release_kernel(u32 msr);
 
 static inline u32 pc_rdtsc_low(void)
 {
@@ -39,15 +58,60 @@ static inline void pc_wrmsr(u32 msr, u64 val)
 	perfctr_sim_wrmsr(msr, val);
 }
 
-static inline bool pc_cpu_has_tsc(void)
+static inline int pc_rdmsr_safe(u32 msr, u64 *val)
 {
-	return perfctr_sim_has_tsc();
+	return perfctr_sim_rdmsr_safe(msr, val);
+}
+
+static inline int pc_wrmsr_safe(u32 msr, u64 val)
+{
+	return perfctr_sim_wrmsr_safe(msr, val);
+}
+
+static inline void pc_cpuid(u32 leaf, u32 *a, u32 *b, u32 *c, u32 *d)
+{
+	perfctr_sim_cpuid(leaf, a, b, c, d);
+}
+
+static inline void pc_cpu_ident(struct pc_cpu_ident *id)
+{
+	perfctr_sim_cpu_ident(id);
+}
+
+/* The simulation is one CPU: "every CPU" is this one. */
+static inline void pc_on_each_cpu(void (*fn)(void *))
+{
+	unsigned long flags;
+
+	local_irq_save(flags);
+	fn(NULL);
+	local_irq_restore(flags);
+}
+
+static inline bool pc_reserve_kernel_ctr(u32 ctr_msr, u32 sel_msr)
+{
+	if (!perfctr_sim_reserve_kernel(ctr_msr))
+		return false;
+	if (perfctr_sim_reserve_kernel(sel_msr))
+		return true;
+	perfctr_sim_release_kernel(ctr_msr);
+	return false;
+}
+
+static inline void pc_release_kernel_ctr(u32 ctr_msr, u32 sel_msr)
+{
+	perfctr_sim_release_kernel(sel_msr);
+	perfctr_sim_release_kernel(ctr_msr);
 }
 
 #else /* !PERFCTR_SIM */
 
+#include <linux/smp.h>
 #include <asm/cpufeature.h>
 #include <asm/msr.h>
+#include <asm/nmi.h>
+#include <asm/processor.h>
+#include <asm/smp.h>
 
 /* Only the low 32 bits are ever used: cheaper, and dodges width errata. */
 static inline u32 pc_rdtsc_low(void)
@@ -76,9 +140,61 @@ static inline void pc_wrmsr(u32 msr, u64 val)
 	wrmsrl(msr, val);
 }
 
-static inline bool pc_cpu_has_tsc(void)
+/* For probing only: MSRs that may not exist (emulators, hypervisors). */
+static inline int pc_rdmsr_safe(u32 msr, u64 *val)
 {
-	return boot_cpu_has(X86_FEATURE_TSC);
+	return rdmsrl_safe(msr, val);
+}
+
+static inline int pc_wrmsr_safe(u32 msr, u64 val)
+{
+	return wrmsrl_safe(msr, val);
+}
+
+static inline void pc_cpuid(u32 leaf, u32 *a, u32 *b, u32 *c, u32 *d)
+{
+	cpuid(leaf, a, b, c, d);
+}
+
+static inline void pc_cpu_ident(struct pc_cpu_ident *id)
+{
+	const struct cpuinfo_x86 *c = &boot_cpu_data;
+
+	id->vendor = c->x86_vendor;
+	id->family = c->x86;
+	id->model = c->x86_model;
+	id->has_tsc = boot_cpu_has(X86_FEATURE_TSC);
+	id->has_mmx = boot_cpu_has(X86_FEATURE_MMX);
+	/* Cleared at boot when the local APIC is disabled or absent. */
+	id->has_apic = boot_cpu_has(X86_FEATURE_APIC);
+	id->has_perfctr_core = boot_cpu_has(X86_FEATURE_PERFCTR_CORE);
+	id->cpuid_level = c->cpuid_level;
+	id->siblings = smp_num_siblings;
+}
+
+static inline void pc_on_each_cpu(void (*fn)(void *))
+{
+	on_each_cpu(fn, NULL, 1);
+}
+
+/*
+ * The kernel's own counter allocation, shared with perf_events and the
+ * NMI watchdog: whoever takes a counter here owns it.
+ */
+static inline bool pc_reserve_kernel_ctr(u32 ctr_msr, u32 sel_msr)
+{
+	if (!reserve_perfctr_nmi(ctr_msr))
+		return false;
+	if (reserve_evntsel_nmi(sel_msr))
+		return true;
+	release_perfctr_nmi(ctr_msr);
+	return false;
+}
+
+static inline void pc_release_kernel_ctr(u32 ctr_msr, u32 sel_msr)
+{
+	release_evntsel_nmi(sel_msr);
+	release_perfctr_nmi(ctr_msr);
 }
 
 #endif /* PERFCTR_SIM */

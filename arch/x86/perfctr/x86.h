@@ -6,25 +6,126 @@
 #ifndef _PERFCTR_X86_H
 #define _PERFCTR_X86_H
 
+#include <asm/msr-index.h>
+
 #include <perfctr/cpu.h>
+
+#include "regs.h"
 
 /* Values of perfctr_info.family_id, stable for user space. */
 enum perfctr_x86_family_id {
 	PERFCTR_X86_GENERIC = 0,
+	PERFCTR_X86_INTEL_P5 = 1,
+	PERFCTR_X86_INTEL_P5MMX = 2,
+	PERFCTR_X86_INTEL_P6 = 3,
+	PERFCTR_X86_INTEL_ARCH = 4,	/* architectural perfmon, CPUID 0xA */
+	PERFCTR_X86_INTEL_P4 = 5,
+	PERFCTR_X86_AMD_K7 = 6,
+	PERFCTR_X86_AMD_K8 = 7,
+	PERFCTR_X86_AMD_FAM10 = 8,	/* family 10h and later */
+	PERFCTR_X86_CYRIX_MII = 9,
+	PERFCTR_X86_WINCHIP = 10,
+	PERFCTR_X86_VIA_C3 = 11,
+};
+
+/* Per CPU: what the control registers hold, so unchanged ones are not rewritten. */
+struct pc_cache {
+	u32 id;				/* control loaded, or 0 if unknown */
+	u64 ctl[PERFCTR_NR_PMCS];	/* last value written, per hw counter */
+};
+
+/* Event select bits with the same meaning on P6, K7 and later. */
+#define EVNTSEL_USR		0x00010000U
+#define EVNTSEL_OS		0x00020000U
+#define EVNTSEL_INT		0x00100000U
+#define EVNTSEL_EN		0x00400000U
+
+/* How a family's event selects enable their counters. */
+enum pc_enable {
+	PC_EN_NONE,		/* no enable bit (P5, VIA C3) */
+	PC_EN_EACH,		/* every evntsel has its own (K7, arch perfmon) */
+	PC_EN_PMC0,		/* one global bit in EVNTSEL0 (P6) */
+};
+
+/* The per-counter rules of families with one event select per counter. */
+struct pc_evntsel_rules {
+	u32 reserved;		/* bits that must be clear */
+	u32 cpl;		/* at least one of these must be set, if any */
+	enum pc_enable enable;
+	u32 intr;		/* set exactly for i-mode counters, if any */
+	u32 high_allowed;	/* bits allowed in evntsel_high[] */
 };
 
 struct perfctr_x86_family {
 	const char *name;
 	enum perfctr_x86_family_id id;
-	unsigned int nrctrs;		/* programmable counters */
-	unsigned int features;		/* PERFCTR_FEATURE_* */
-	/*
-	 * Family-specific rules for a control that passed the common x86
-	 * checks. Must not modify @state when it returns an error.
-	 */
-	int (*check_control)(struct perfctr_cpu_state *state, bool is_global);
+	unsigned int nrctrs;
+	u32 pmc_mask;			/* valid hardware counter numbers */
+	unsigned int features;		/* PERFCTR_FEATURE_RDPMC, _RDTSC */
+	bool tsc_broken;		/* tsc_on is refused (WinChip) */
+	bool read_by_msr;		/* no RDPMC: read with RDMSR (P5) */
+	bool kernel_reserve;		/* perf_events knows these counters */
+	u32 sel_msr, ctr_msr;		/* MSRs of hardware counter 0 */
+	u32 msr_stride;			/* distance to counter 1's MSRs */
+	u32 selftest_event;		/* counts cycles or instructions */
+	struct pc_evntsel_rules rules;
+	/* Family rules beyond the per-counter ones; NULL if none. */
+	int (*check_control)(const struct perfctr_cpu_state *state,
+			     bool is_global);
+	/* Load the control registers of @state (cache says what is there). */
+	void (*write_control)(const struct perfctr_cpu_state *state,
+			      struct pc_cache *cache);
+	/* Stop hardware counter @pmc (an i-mode counter being suspended). */
+	void (*stop_counter)(u32 pmc, struct pc_cache *cache);
+	/* Zero every control register of this CPU. */
+	void (*clear_counters)(struct pc_cache *cache);
 };
 
 extern const struct perfctr_x86_family perfctr_generic_family;
+extern const struct perfctr_x86_family perfctr_p5_family;
+extern const struct perfctr_x86_family perfctr_p5mmx_family;
+extern const struct perfctr_x86_family perfctr_mii_family;
+extern const struct perfctr_x86_family perfctr_winchip_family;
+extern const struct perfctr_x86_family perfctr_p6_family;
+extern const struct perfctr_x86_family perfctr_arch_family;
+extern const struct perfctr_x86_family perfctr_k7_family;
+extern const struct perfctr_x86_family perfctr_k8_family;
+extern const struct perfctr_x86_family perfctr_fam10_family;
+extern const struct perfctr_x86_family perfctr_fam15_family;
+extern const struct perfctr_x86_family perfctr_c3_family;
+
+/* The driver in use; read-only after perfctr_cpu_init(). */
+extern struct perfctr_x86_family pc_family;
+
+/* Shared helpers for families with one event select MSR per counter. */
+int pc_check_evntsels(const struct perfctr_cpu_state *state, bool is_global);
+void pc_write_evntsels(const struct perfctr_cpu_state *state,
+		       struct pc_cache *cache);
+void pc_stop_evntsel(u32 pmc, struct pc_cache *cache);
+void pc_clear_evntsels(struct pc_cache *cache);
+
+/* Number of arch perfmon counters (and version, kept in p6.c), or 0. */
+unsigned int pc_arch_perfmon_probe(const struct pc_cpu_ident *id);
+
+/* Detection: the family for this CPU, or NULL; see detect.c. */
+const struct perfctr_x86_family *pc_detect_family(const struct pc_cpu_ident *id,
+						  unsigned int *nrctrs);
+
+static inline u32 pc_sel_msr(u32 pmc)
+{
+	return pc_family.sel_msr + pmc * pc_family.msr_stride;
+}
+
+static inline u32 pc_ctr_msr(u32 pmc)
+{
+	return pc_family.ctr_msr + pmc * pc_family.msr_stride;
+}
+
+static inline u32 pc_read_counter(u32 pmc)
+{
+	if (unlikely(pc_family.read_by_msr))
+		return (u32)pc_rdmsr(pc_ctr_msr(pmc));
+	return pc_rdpmc_low(pmc);
+}
 
 #endif /* _PERFCTR_X86_H */

@@ -1,0 +1,341 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * KUnit: x86 counting on every simulated family: accumulate-differences
+ * with wraparound, control-register caching (counted MSR writes),
+ * i-mode presets, overflow identification and reload, the suspend-CPU
+ * shortcut, and the hardware reservation.
+ */
+#include "x86_test.h"
+
+#define EN	0x00400000U
+#define INT	0x00100000U
+#define CPL	0x00030000U
+
+/* An evntsel the model's rules accept for @pmc, counting event @ev. */
+static u32 good_sel(const struct perfctr_x86_sim_model *m, u32 pmc, bool imode,
+		    u32 ev)
+{
+	switch (m->kind) {
+	case SIM_P5:
+	case SIM_WINCHIP:
+		return 0xC0 | (ev & 0x3F);
+	case SIM_C3:
+		return ev & 0x1FF;
+	case SIM_P6:
+		return (pmc == 0 ? EN : 0) | CPL | ev | (imode ? INT : 0);
+	default:
+		return EN | CPL | ev | (imode ? INT : 0);
+	}
+}
+
+/* Counter number @n of the model (C3: only counter 1 exists). */
+static u32 nth_pmc(const struct perfctr_x86_sim_model *m, unsigned int n)
+{
+	unsigned long mask = m->pmc_mask;
+	unsigned int pmc;
+
+	for_each_set_bit(pmc, &mask, 32)
+		if (n-- == 0)
+			return pmc;
+	return 0;
+}
+
+static unsigned int nr_pmcs(const struct perfctr_x86_sim_model *m)
+{
+	return hweight32(m->pmc_mask);
+}
+
+/* @n a-mode counters counting event @ev, and the TSC where it works. */
+static void amode_control(struct kunit *test, struct perfctr_cpu_state *state,
+			  unsigned int n, u32 ev)
+{
+	const struct perfctr_x86_sim_model *m = perfctr_x86_sim.m;
+	struct perfctr_cpu_control *c = &state->control;
+	unsigned int i;
+
+	memset(c, 0, sizeof(*c));
+	c->tsc_on = m->kind != SIM_WINCHIP;
+	c->nractrs = n;
+	for (i = 0; i < n; i++) {
+		c->pmc_map[i] = nth_pmc(m, i);
+		c->evntsel[i] = good_sel(m, c->pmc_map[i], false, ev);
+	}
+	KUNIT_ASSERT_EQ(test, perfctr_cpu_update_control(state, false), 0);
+}
+
+static const struct perfctr_x86_sim_model *const counting_models[] = {
+	&sim_p5, &sim_p5mmx, &sim_mii, &sim_winchip, &sim_p6, &sim_arch_v1,
+	&sim_arch_v2, &sim_k7, &sim_k8, &sim_fam10, &sim_fam15, &sim_c3,
+};
+
+static const struct perfctr_x86_sim_model *const imode_models[] = {
+	&sim_p6, &sim_arch_v1, &sim_arch_v2, &sim_k7, &sim_k8, &sim_fam10,
+	&sim_fam15,
+};
+
+static void model_desc(const struct perfctr_x86_sim_model *const *m, char *desc)
+{
+	snprintf(desc, KUNIT_PARAM_DESC_SIZE, "%s", (*m)->name);
+}
+
+KUNIT_ARRAY_PARAM(counting, counting_models, model_desc);
+KUNIT_ARRAY_PARAM(imode, imode_models, model_desc);
+
+static int count_init(struct kunit *test)
+{
+	const struct perfctr_x86_sim_model *const *m = test->param_value;
+
+	return sim_start(test, *m);
+}
+
+static void count_exit(struct kunit *test)
+{
+	/* No driver path may touch a register the model lacks. */
+	KUNIT_EXPECT_EQ(test, perfctr_x86_sim.nr_bad, 0U);
+	sim_stop(test);
+}
+
+static void count_all_amode(struct kunit *test)
+{
+	const struct perfctr_x86_sim_model *m = perfctr_x86_sim.m;
+	struct perfctr_cpu_state *state = sim_state(test);
+	unsigned int i, n = nr_pmcs(m);
+
+	amode_control(test, state, n, 0x16);
+	sim_resume(state);
+	perfctr_x86_sim_tick(1000);
+	sim_suspend(state);
+	/* Events while suspended belong to someone else. */
+	perfctr_x86_sim_tick(500);
+	sim_resume(state);
+	perfctr_x86_sim_tick(250);
+	sim_suspend(state);
+	for (i = 0; i < n; i++)
+		KUNIT_EXPECT_EQ(test, state->pmc[i].sum, 1250ULL);
+}
+
+static void count_wraparound(struct kunit *test)
+{
+	const struct perfctr_x86_sim_model *m = perfctr_x86_sim.m;
+	struct perfctr_cpu_state *state = sim_state(test);
+	u32 pmc = nth_pmc(m, 0);
+
+	amode_control(test, state, 1, 0x16);
+	/* Low 32 bits about to wrap, high bits of the wide counter set. */
+	perfctr_x86_sim.ctr[pmc] = 0xAFFFFFFFF0ULL;
+	sim_resume(state);
+	perfctr_x86_sim_tick(0x20);
+	sim_sample(state);
+	KUNIT_EXPECT_EQ(test, state->pmc[0].sum, 0x20ULL);
+	perfctr_x86_sim_tick(0x7);
+	sim_suspend(state);
+	KUNIT_EXPECT_EQ(test, state->pmc[0].sum, 0x27ULL);
+}
+
+/* Resuming the state that ran last writes no MSR. */
+static void count_write_caching(struct kunit *test)
+{
+	const struct perfctr_x86_sim_model *m = perfctr_x86_sim.m;
+	struct perfctr_cpu_state *a = sim_state(test);
+	struct perfctr_cpu_state *b = sim_state(test);
+	unsigned int n = nr_pmcs(m), w;
+
+	amode_control(test, a, n, 0x16);
+	amode_control(test, b, n, 0x16);
+	/* b differs from a in its last counter only. */
+	b->control.evntsel[n - 1] = good_sel(m, b->control.pmc_map[n - 1],
+					     false, 0x17);
+	KUNIT_ASSERT_EQ(test, perfctr_cpu_update_control(b, false), 0);
+
+	w = perfctr_x86_sim.nr_wrmsr;
+	sim_resume(a);
+	KUNIT_EXPECT_GT(test, perfctr_x86_sim.nr_wrmsr, w);
+	sim_suspend(a);
+	w = perfctr_x86_sim.nr_wrmsr;
+	sim_resume(a);
+	sim_suspend(a);
+	KUNIT_EXPECT_EQ(test, perfctr_x86_sim.nr_wrmsr, w);
+	/* Switching to b rewrites only the one register that differs. */
+	sim_resume(b);
+	KUNIT_EXPECT_EQ(test, perfctr_x86_sim.nr_wrmsr, w + 1);
+	sim_suspend(b);
+	sim_resume(a);
+	KUNIT_EXPECT_EQ(test, perfctr_x86_sim.nr_wrmsr, w + 2);
+	sim_suspend(a);
+}
+
+static void count_sample_keeps_running(struct kunit *test)
+{
+	struct perfctr_cpu_state *state = sim_state(test);
+
+	amode_control(test, state, 1, 0x16);
+	perfctr_x86_sim.tsc_step = 10;
+	sim_resume(state);
+	perfctr_x86_sim_tick(100);
+	sim_sample(state);
+	KUNIT_EXPECT_EQ(test, state->pmc[0].sum, 100ULL);
+	perfctr_x86_sim_tick(50);
+	sim_suspend(state);
+	KUNIT_EXPECT_EQ(test, state->pmc[0].sum, 150ULL);
+	if (state->control.tsc_on)
+		KUNIT_EXPECT_EQ(test, state->tsc_sum, 20ULL);
+}
+
+/* One a-mode counter on pmc 0 and one i-mode counter on pmc 1. */
+static void imode_control(struct kunit *test, struct perfctr_cpu_state *state,
+			  s32 ireset)
+{
+	const struct perfctr_x86_sim_model *m = perfctr_x86_sim.m;
+	struct perfctr_cpu_control *c = &state->control;
+
+	perfctr_info.features |= PERFCTR_FEATURE_PCINT;
+	memset(c, 0, sizeof(*c));
+	c->tsc_on = 1;
+	c->nractrs = 1;
+	c->nrictrs = 1;
+	c->pmc_map[0] = 0;
+	c->evntsel[0] = good_sel(m, 0, false, 0xC0);
+	c->pmc_map[1] = 1;
+	c->evntsel[1] = good_sel(m, 1, true, 0xC0);
+	c->ireset[1] = ireset;
+	KUNIT_ASSERT_EQ(test, perfctr_cpu_update_control(state, false), 0);
+}
+
+static u64 preset(s32 ireset)
+{
+	unsigned int width = perfctr_x86_sim.m->width;
+
+	return (u64)(s64)ireset & ((1ULL << width) - 1);
+}
+
+static void imode_preset_and_count(struct kunit *test)
+{
+	struct perfctr_cpu_state *state = sim_state(test);
+
+	imode_control(test, state, -100);
+	KUNIT_EXPECT_EQ(test, state->pmc[1].start, (u32)-100);
+	sim_resume(state);
+	/* The full-width counter holds the sign-extended preset. */
+	KUNIT_EXPECT_EQ(test, perfctr_x86_sim_counter(1), preset(-100));
+	perfctr_x86_sim_tick(60);
+	KUNIT_EXPECT_EQ(test, perfctr_x86_sim.ovf_pending, 0U);
+	sim_suspend(state);
+	KUNIT_EXPECT_EQ(test, perfctr_cpu_identify_overflow(state), 0U);
+	KUNIT_EXPECT_EQ(test, state->pmc[1].sum, 60ULL);
+	KUNIT_EXPECT_EQ(test, state->pmc[0].sum, 60ULL);
+}
+
+static void imode_stopped_while_suspended(struct kunit *test)
+{
+	struct perfctr_cpu_state *state = sim_state(test);
+
+	imode_control(test, state, -100);
+	sim_resume(state);
+	sim_suspend(state);
+	/* A suspended i-mode counter cannot count or interrupt anyone. */
+	perfctr_x86_sim_tick(1000);
+	KUNIT_EXPECT_EQ(test, perfctr_x86_sim_counter(1), preset(-100));
+	KUNIT_EXPECT_EQ(test, perfctr_x86_sim.ovf_pending, 0U);
+}
+
+static void imode_overflow_and_reload(struct kunit *test)
+{
+	struct perfctr_cpu_state *state = sim_state(test);
+	unsigned int w;
+
+	imode_control(test, state, -100);
+	sim_resume(state);
+	perfctr_x86_sim_tick(60);
+	sim_suspend(state);
+
+	/* Same CPU, nobody in between: only the select is rewritten. */
+	w = perfctr_x86_sim.nr_wrmsr;
+	sim_resume(state);
+	KUNIT_EXPECT_EQ(test, perfctr_x86_sim.nr_wrmsr, w + 1);
+	KUNIT_EXPECT_EQ(test, perfctr_x86_sim_counter(1), preset(-40));
+
+	perfctr_x86_sim_tick(60);
+	KUNIT_EXPECT_EQ(test, perfctr_x86_sim.ovf_pending, 1U << 1);
+	sim_suspend(state);
+	KUNIT_EXPECT_EQ(test, state->pmc[1].sum, 120ULL);
+	KUNIT_EXPECT_EQ(test, perfctr_cpu_identify_overflow(state), 1U << 1);
+	KUNIT_EXPECT_EQ(test, state->pmc[1].start, (u32)-100);
+
+	/* The overflowed counter is preset again. */
+	w = perfctr_x86_sim.nr_wrmsr;
+	sim_resume(state);
+	KUNIT_EXPECT_EQ(test, perfctr_x86_sim.nr_wrmsr, w + 2);
+	KUNIT_EXPECT_EQ(test, perfctr_x86_sim_counter(1), preset(-100));
+	perfctr_x86_sim_tick(30);
+	sim_suspend(state);
+	KUNIT_EXPECT_EQ(test, state->pmc[1].sum, 150ULL);
+	KUNIT_EXPECT_EQ(test, state->pmc[0].sum, 150ULL);
+}
+
+static void imode_ireload_forces_write(struct kunit *test)
+{
+	struct perfctr_cpu_state *state = sim_state(test);
+	unsigned int w;
+
+	imode_control(test, state, -100);
+	sim_resume(state);
+	sim_suspend(state);
+	perfctr_x86_sim.ctr[1] = 12345;		/* someone scribbled on it */
+	perfctr_cpu_ireload(state);
+	w = perfctr_x86_sim.nr_wrmsr;
+	sim_resume(state);
+	KUNIT_EXPECT_EQ(test, perfctr_x86_sim.nr_wrmsr, w + 2);
+	KUNIT_EXPECT_EQ(test, perfctr_x86_sim_counter(1), preset(-100));
+}
+
+/* Another state used the counter in between: the preset must return. */
+static void imode_other_state_between(struct kunit *test)
+{
+	const struct perfctr_x86_sim_model *m = perfctr_x86_sim.m;
+	struct perfctr_cpu_state *a = sim_state(test);
+	struct perfctr_cpu_state *b = sim_state(test);
+
+	imode_control(test, a, -100);
+	b->control.tsc_on = 1;
+	b->control.nractrs = 2;
+	b->control.pmc_map[1] = 1;
+	b->control.evntsel[0] = good_sel(m, 0, false, 0x76);
+	b->control.evntsel[1] = good_sel(m, 1, false, 0x76);
+	KUNIT_ASSERT_EQ(test, perfctr_cpu_update_control(b, false), 0);
+
+	sim_resume(a);
+	perfctr_x86_sim_tick(10);
+	sim_suspend(a);
+	sim_resume(b);
+	perfctr_x86_sim_tick(5000);
+	sim_suspend(b);
+	sim_resume(a);
+	KUNIT_EXPECT_EQ(test, perfctr_x86_sim_counter(1), preset(-90));
+	perfctr_x86_sim_tick(10);
+	sim_suspend(a);
+	KUNIT_EXPECT_EQ(test, a->pmc[1].sum, 20ULL);
+	KUNIT_EXPECT_EQ(test, b->pmc[1].sum, 5000ULL);
+	KUNIT_EXPECT_EQ(test, perfctr_x86_sim.ovf_pending, 0U);
+}
+
+static struct kunit_case count_test_cases[] = {
+	KUNIT_CASE_PARAM(count_all_amode, counting_gen_params),
+	KUNIT_CASE_PARAM(count_wraparound, counting_gen_params),
+	KUNIT_CASE_PARAM(count_write_caching, counting_gen_params),
+	KUNIT_CASE_PARAM(count_sample_keeps_running, counting_gen_params),
+	KUNIT_CASE_PARAM(imode_preset_and_count, imode_gen_params),
+	KUNIT_CASE_PARAM(imode_stopped_while_suspended, imode_gen_params),
+	KUNIT_CASE_PARAM(imode_overflow_and_reload, imode_gen_params),
+	KUNIT_CASE_PARAM(imode_ireload_forces_write, imode_gen_params),
+	KUNIT_CASE_PARAM(imode_other_state_between, imode_gen_params),
+	{}
+};
+
+static struct kunit_suite count_test_suite = {
+	.name = "perfctr_x86_count",
+	.init = count_init,
+	.exit = count_exit,
+	.test_cases = count_test_cases,
+};
+
+kunit_test_suite(count_test_suite);
