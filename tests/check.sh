@@ -137,6 +137,51 @@ else
 	record FAIL stock-kernel-fetch
 fi
 
+section "CPU matrix: detection and fallback on QEMU's CPU models"
+# matrix_kernel ARCH: build the module for ARCH's test kernel and its
+# matrix initramfs once; prints the kernel build dir.
+matrix_kernel() {
+	local arch=$1 kb bits=64
+	[ "$arch" = i386 ] && bits=32
+	kb=$(build_kernel "$arch") || return 1
+	build_module "$kb" "$BUILD/matrix-$arch" "$BUILD/matrix-$arch.build.log" || return 1
+	"$ROOT/tests/vm/build-initramfs.sh" --init "$BUILD/user/matrix-init-$bits" \
+		"$BUILD/matrix-$arch.cpio.gz" "$kb/usr/gen_init_cpio" \
+		"/lib/modules/perfctr.ko=$BUILD/matrix-$arch/perfctr.ko" || return 1
+	echo "$kb"
+}
+
+declare -A matrix_kb
+while IFS='|' read -r arch cpu want_type want_fallback; do
+	arch=$(echo $arch) cpu=$(echo $cpu)
+	want_type=$(echo $want_type) want_fallback=$(echo $want_fallback)
+	case $arch in ''|'#'*) continue ;; esac
+	if [ -z "${matrix_kb[$arch]:-}" ]; then
+		if ! matrix_kb[$arch]=$(matrix_kernel "$arch"); then
+			record FAIL "matrix:$arch:build"
+			matrix_kb[$arch]=failed
+		fi
+	fi
+	[ "${matrix_kb[$arch]}" = failed ] && { record FAIL "matrix:$cpu:not-run"; continue; }
+	log=$BUILD/vm-matrix-$cpu.log
+	"$ROOT/tests/vm/run-vm.sh" --cpu "$cpu" --timeout 180 \
+		"${matrix_kb[$arch]}/kernel-image" "$BUILD/matrix-$arch.cpio.gz" \
+		matrix "$log" || record FAIL "matrix:$cpu:plan-completed" "see $log"
+	sed -n "s/^RESULT \(PASS\|FAIL\) matrix-\(.*\)/\1 matrix:$cpu:\2/p" "$log" >>"$results"
+	got=$(sed -n 's/^cpu_type: //p' "$log")
+	if [ "$got" = "$want_type" ]; then
+		record PASS "matrix:$cpu:cpu-type"
+	else
+		record FAIL "matrix:$cpu:cpu-type" "got '$got', want '$want_type'"
+	fi
+	got=$(sed -n 's/^fallback: //p' "$log")
+	case $got in
+	*"$want_fallback"*) record PASS "matrix:$cpu:fallback" ;;
+	*) record FAIL "matrix:$cpu:fallback" "got '$got', want '*$want_fallback*'" ;;
+	esac
+	log_clean "matrix:$cpu:guest-log-clean" "$log"
+done <"$ROOT/tests/vm/matrix.txt"
+
 section "lint: checkpatch --strict, sparse C=2, W=1"
 bash "$ROOT/tests/lint.sh" "$kb" "$BUILD/lint" >"$BUILD/lint.log" 2>&1
 sed -n 's/^RESULT \(PASS\|FAIL\) \(.*\)/\1 \2/p' "$BUILD/lint.log" >>"$results"

@@ -3,7 +3,7 @@
 #
 # Build (or reuse) a test kernel from Debian's linux-source package.
 #
-#   build-kernel.sh ARCH     (ARCH: x86_64)
+#   build-kernel.sh ARCH     (ARCH: x86_64 or i386)
 #
 # The build lives outside the work tree, in $PERFCTR_CACHE (default
 # ~/.cache/perfctr), in a directory keyed by the source package version
@@ -22,12 +22,15 @@ frag=$here/$arch.config
 [ -f "$frag" ] || { echo "no config fragment for $arch" >&2; exit 1; }
 
 debver=$(dpkg-query -W -f='${Version}' "linux-source-$srcver")
-key=$(cat "$frag" "$0" | sha256sum | cut -c1-12)
+# Bump when the build steps below change in a way that matters.
+recipe=1
+key=$( (cat "$frag"; echo "recipe=$recipe") | sha256sum | cut -c1-12)
 src=$cache/src/linux-source-$srcver-$debver
 out=$cache/build/$arch-$srcver-$debver-$key
 
 case $arch in
 x86_64) karch=x86_64; image=arch/x86/boot/bzImage ;;
+i386) karch=i386; image=arch/x86/boot/bzImage ;;
 *) echo "unsupported arch $arch" >&2; exit 1 ;;
 esac
 

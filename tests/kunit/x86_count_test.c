@@ -11,6 +11,15 @@
 #define INT	0x00100000U
 #define CPL	0x00030000U
 
+/* P4: an ESCR_SELECT valid for every counter of @pmc's pair. */
+static u32 p4_select(u32 pmc)
+{
+	return pmc >= 12 ? 4 : 0;	/* CRU_ESCR0/1, else the group's own */
+}
+
+/* P4: the ESCR value, counting at every CPL of thread 0. */
+#define P4_ESCR	((0x2U << 25) | BIT(9) | 0xC)
+
 /* An evntsel the model's rules accept for @pmc, counting event @ev. */
 static u32 good_sel(const struct perfctr_x86_sim_model *m, u32 pmc, bool imode,
 		    u32 ev)
@@ -23,6 +32,9 @@ static u32 good_sel(const struct perfctr_x86_sim_model *m, u32 pmc, bool imode,
 		return ev & 0x1FF;
 	case SIM_P6:
 		return (pmc == 0 ? EN : 0) | CPL | ev | (imode ? INT : 0);
+	case SIM_P4:	/* CCCR: enable, select, any thread, threshold */
+		return BIT(12) | (p4_select(pmc) << 13) | (3U << 16) |
+		       ((ev & 0xF) << 20) | (imode ? BIT(26) : 0);
 	default:
 		return EN | CPL | ev | (imode ? INT : 0);
 	}
@@ -59,6 +71,7 @@ static void amode_control(struct kunit *test, struct perfctr_cpu_state *state,
 	for (i = 0; i < n; i++) {
 		c->pmc_map[i] = nth_pmc(m, i);
 		c->evntsel[i] = good_sel(m, c->pmc_map[i], false, ev);
+		c->p4.escr[i] = m->kind == SIM_P4 ? P4_ESCR : 0;
 	}
 	KUNIT_ASSERT_EQ(test, perfctr_cpu_update_control(state, false), 0);
 }
@@ -66,11 +79,12 @@ static void amode_control(struct kunit *test, struct perfctr_cpu_state *state,
 static const struct perfctr_x86_sim_model *const counting_models[] = {
 	&sim_p5, &sim_p5mmx, &sim_mii, &sim_winchip, &sim_p6, &sim_arch_v1,
 	&sim_arch_v2, &sim_k7, &sim_k8, &sim_fam10, &sim_fam15, &sim_c3,
+	&sim_p4,
 };
 
 static const struct perfctr_x86_sim_model *const imode_models[] = {
 	&sim_p6, &sim_arch_v1, &sim_arch_v2, &sim_k7, &sim_k8, &sim_fam10,
-	&sim_fam15,
+	&sim_fam15, &sim_p4,
 };
 
 static void model_desc(const struct perfctr_x86_sim_model *const *m, char *desc)
@@ -198,6 +212,10 @@ static void imode_control(struct kunit *test, struct perfctr_cpu_state *state,
 	c->pmc_map[1] = 1;
 	c->evntsel[1] = good_sel(m, 1, true, 0xC0);
 	c->ireset[1] = ireset;
+	if (m->kind == SIM_P4) {
+		c->p4.escr[0] = P4_ESCR;
+		c->p4.escr[1] = P4_ESCR;
+	}
 	KUNIT_ASSERT_EQ(test, perfctr_cpu_update_control(state, false), 0);
 }
 
@@ -301,6 +319,10 @@ static void imode_other_state_between(struct kunit *test)
 	b->control.pmc_map[1] = 1;
 	b->control.evntsel[0] = good_sel(m, 0, false, 0x76);
 	b->control.evntsel[1] = good_sel(m, 1, false, 0x76);
+	if (m->kind == SIM_P4) {
+		b->control.p4.escr[0] = P4_ESCR;
+		b->control.p4.escr[1] = P4_ESCR;
+	}
 	KUNIT_ASSERT_EQ(test, perfctr_cpu_update_control(b, false), 0);
 
 	sim_resume(a);

@@ -31,7 +31,9 @@ static const struct detect_case detect_cases[] = {
 	{ &sim_fam10, "AMD Family 10h+", 4, RD },
 	{ &sim_fam15, "AMD Family 15h+ (6 core counters)", 6, RD },
 	{ &sim_c3, "VIA C3", 1, RD },
-	{ &sim_intel_p4, "Generic x86 with TSC", 0, PERFCTR_FEATURE_RDTSC },
+	{ &sim_p4, "Intel P4", 18, RD },
+	{ &sim_p4_ht, "Intel P4", 18, RD },
+	{ &sim_core2_tcg, "Generic x86 with TSC", 0, PERFCTR_FEATURE_RDTSC, "CPUID leaf 0xA" },
 	/* QEMU TCG: MSRs that read 0, or that fault. */
 	{ &sim_qemu_p6, "Intel P6", 0, PERFCTR_FEATURE_RDTSC, "do not count" },
 	{ &sim_qemu_k7, "AMD K7", 0, PERFCTR_FEATURE_RDTSC, "not writable" },
@@ -88,7 +90,28 @@ static void x86_detect_kernel_busy(struct kunit *test)
 	perfctr_cpu_exit();
 }
 
+/* HT P4: every core's thread 1 is forbidden; elsewhere nothing is. */
+static void x86_detect_ht_forbidden(struct kunit *test)
+{
+	unsigned int cpu;
+
+	perfctr_x86_sim_reset(&sim_p4_ht);
+	perfctr_x86_sim.autotick = 1;
+	KUNIT_ASSERT_EQ(test, perfctr_cpu_init(), 0);
+	for_each_possible_cpu(cpu)
+		KUNIT_EXPECT_EQ(test, cpumask_test_cpu(cpu, &perfctr_cpus_forbidden_mask),
+				(bool)(cpu & 1));
+	perfctr_cpu_exit();
+
+	perfctr_x86_sim_reset(&sim_p4);
+	perfctr_x86_sim.autotick = 1;
+	KUNIT_ASSERT_EQ(test, perfctr_cpu_init(), 0);
+	KUNIT_EXPECT_TRUE(test, cpumask_empty(&perfctr_cpus_forbidden_mask));
+	perfctr_cpu_exit();
+}
+
 static struct kunit_case detect_test_cases[] = {
+	KUNIT_CASE(x86_detect_ht_forbidden),
 	KUNIT_CASE_PARAM(x86_detect, detect_gen_params),
 	KUNIT_CASE(x86_detect_no_tsc),
 	KUNIT_CASE(x86_detect_kernel_busy),

@@ -15,6 +15,7 @@
 struct ctr {
 	u32 map, evntsel, high;
 	s32 ireset;
+	u32 escr;		/* P4 */
 };
 
 struct rule_case {
@@ -24,6 +25,7 @@ struct rule_case {
 	bool pcint;		/* the family's overflow interrupt is usable */
 	bool is_global;
 	struct ctr c[6];
+	u32 pebs_enable, pebs_matrix_vert;	/* P4 */
 	int expect;
 };
 
@@ -178,6 +180,98 @@ static const struct rule_case rule_cases[] = {
 	{ "c3-two", &sim_c3, 1, 2, 0, .c = { { 1, 0xC0 }, { 0, 0xC0 } }, .expect = BAD },
 	{ "c3-i-mode", &sim_c3, 1, 0, 1, .c = { { 1, 0xC0, 0, -1 } }, .expect = BAD },
 	{ "c3-tsc-only", &sim_c3, 1, 0, 0, .expect = OK },
+	/*
+	 * P4: evntsel is the CCCR, p4.escr the ESCR its select picks.
+	 * CCCR_OK counts through FSB_ESCR0 (select 6) on counters 0-3.
+	 */
+#define CCCR_OK		(BIT(12) | (6U << 13) | (3U << 16))
+#define ESCR_OK		((0x13U << 25) | BIT(9) | 0xC)
+#define CCCR_SEL(s)	(BIT(12) | ((s) << 13) | (3U << 16))
+#define PMI		BIT(26)
+	{ "p4-one", &sim_p4, 1, 1, 0, .c = { { 0, CCCR_OK, 0, 0, ESCR_OK } }, .expect = OK },
+	{ "p4-fast-rdpmc", &sim_p4, 1, 1, 0,
+	  .c = { { BIT(31) | 2, CCCR_OK, 0, 0, ESCR_OK } }, .expect = OK },
+	{ "p4-map18", &sim_p4, 1, 1, 0, .c = { { 18, CCCR_OK, 0, 0, ESCR_OK } }, .expect = BAD },
+	{ "p4-map-bit30", &sim_p4, 1, 1, 0,
+	  .c = { { BIT(30), CCCR_OK, 0, 0, ESCR_OK } }, .expect = BAD },
+	{ "p4-same-counter", &sim_p4, 1, 2, 0,
+	  .c = { { 0, CCCR_OK, 0, 0, ESCR_OK }, { BIT(31), CCCR_OK, 0, 0, ESCR_OK } },
+	  .expect = BAD },
+	{ "p4-cccr-bit0", &sim_p4, 1, 1, 0,
+	  .c = { { 0, CCCR_OK | 1, 0, 0, ESCR_OK } }, .expect = BAD },
+	{ "p4-cccr-ovf", &sim_p4, 1, 1, 0,
+	  .c = { { 0, CCCR_OK | BIT(31), 0, 0, ESCR_OK } }, .expect = BAD },
+	{ "p4-cccr-ovf-pmi-t1", &sim_p4, 1, 1, 0,
+	  .c = { { 0, CCCR_OK | BIT(27), 0, 0, ESCR_OK } }, .expect = BAD },
+	{ "p4-cccr-bit28", &sim_p4, 1, 1, 0,
+	  .c = { { 0, CCCR_OK | BIT(28), 0, 0, ESCR_OK } }, .expect = BAD },
+	{ "p4-ext-cascade-12", &sim_p4, 1, 1, 0,
+	  .c = { { 12, BIT(11) | (4U << 13) | (3U << 16), 0, 0, ESCR_OK } }, .expect = OK },
+	{ "p4-ext-cascade-17", &sim_p4, 1, 1, 0,
+	  .c = { { 17, BIT(11) | (4U << 13) | (3U << 16), 0, 0, ESCR_OK } }, .expect = OK },
+	{ "p4-ext-cascade-13", &sim_p4, 1, 1, 0,
+	  .c = { { 13, BIT(11) | (4U << 13) | (3U << 16), 0, 0, ESCR_OK } }, .expect = BAD },
+	{ "p4-ext-cascade-model1", &sim_p4_m1, 1, 1, 0,
+	  .c = { { 12, BIT(11) | (4U << 13) | (3U << 16), 0, 0, ESCR_OK } }, .expect = BAD },
+	{ "p4-cascade-only", &sim_p4, 1, 1, 0,
+	  .c = { { 0, BIT(30) | (6U << 13) | (3U << 16), 0, 0, ESCR_OK } }, .expect = OK },
+	{ "p4-not-enabled", &sim_p4, 1, 1, 0,
+	  .c = { { 0, (6U << 13) | (3U << 16), 0, 0, ESCR_OK } }, .expect = BAD },
+	{ "p4-one-active-thread-bit", &sim_p4, 1, 1, 0,
+	  .c = { { 0, BIT(12) | (6U << 13) | BIT(16), 0, 0, ESCR_OK } }, .expect = BAD },
+	{ "p4-ht-one-active-thread-bit", &sim_p4_ht, 1, 1, 0,
+	  .c = { { 0, BIT(12) | (6U << 13) | BIT(16), 0, 0, ESCR_OK } }, .expect = OK },
+	{ "p4-a-mode-pmi", &sim_p4, 1, 1, 0,
+	  .c = { { 0, CCCR_OK | PMI, 0, 0, ESCR_OK } }, .expect = BAD },
+	{ "p4-i-mode-pmi", &sim_p4, 1, 0, 1, true,
+	  .c = { { 0, CCCR_OK | PMI, 0, -5, ESCR_OK } }, .expect = OK },
+	{ "p4-i-mode-no-pmi", &sim_p4, 1, 0, 1, true,
+	  .c = { { 0, CCCR_OK, 0, -5, ESCR_OK } }, .expect = BAD },
+	{ "p4-force-ovf-ireset-m1", &sim_p4, 1, 0, 1, true,
+	  .c = { { 0, CCCR_OK | PMI | BIT(25), 0, -1, ESCR_OK } }, .expect = OK },
+	{ "p4-force-ovf-ireset-m2", &sim_p4, 1, 0, 1, true,
+	  .c = { { 0, CCCR_OK | PMI | BIT(25), 0, -2, ESCR_OK } }, .expect = BAD },
+	{ "p4-escr-bit31", &sim_p4, 1, 1, 0,
+	  .c = { { 0, CCCR_OK, 0, 0, ESCR_OK | BIT(31) } }, .expect = BAD },
+	{ "p4-escr-t1", &sim_p4, 1, 1, 0,
+	  .c = { { 0, CCCR_OK, 0, 0, ESCR_OK | 1 } }, .expect = BAD },
+	{ "p4-escr-t1-global-no-ht", &sim_p4, 1, 1, 0, false, true,
+	  .c = { { 0, CCCR_OK, 0, 0, ESCR_OK | 2 } }, .expect = BAD },
+	{ "p4-ht-escr-t1-per-thread", &sim_p4_ht, 1, 1, 0,
+	  .c = { { 0, CCCR_OK, 0, 0, ESCR_OK | 2 } }, .expect = BAD },
+	{ "p4-ht-escr-t1-global", &sim_p4_ht, 1, 1, 0, false, true,
+	  .c = { { 0, CCCR_OK, 0, 0, ESCR_OK | 3 } }, .expect = OK },
+	{ "p4-iq-escr-model2", &sim_p4, 1, 1, 0,
+	  .c = { { 12, CCCR_SEL(0), 0, 0, ESCR_OK } }, .expect = OK },
+	{ "p4-iq-escr-model3", &sim_p4_ht, 1, 1, 0,
+	  .c = { { 12, CCCR_SEL(0), 0, 0, ESCR_OK } }, .expect = BAD },
+	{ "p4-ms-select3", &sim_p4, 1, 1, 0,
+	  .c = { { 4, CCCR_SEL(3), 0, 0, ESCR_OK } }, .expect = BAD },
+	{ "p4-iq-select3-ssu-escr1", &sim_p4, 1, 1, 0,
+	  .c = { { 14, CCCR_SEL(3), 0, 0, ESCR_OK } }, .expect = BAD },
+	{ "p4-iq-select3-ssu-escr0", &sim_p4, 1, 1, 0,
+	  .c = { { 16, CCCR_SEL(3), 0, 0, ESCR_OK } }, .expect = OK },
+	{ "p4-escr-conflict", &sim_p4, 1, 2, 0,
+	  .c = { { 0, CCCR_OK, 0, 0, ESCR_OK }, { 1, CCCR_OK, 0, 0, ESCR_OK | BIT(10) } },
+	  .expect = BAD },
+	{ "p4-escr-shared-same-value", &sim_p4, 1, 2, 0,
+	  .c = { { 0, CCCR_OK, 0, 0, ESCR_OK }, { 1, CCCR_OK, 0, 0, ESCR_OK } },
+	  .expect = OK },
+	{ "p4-high-bits", &sim_p4, 1, 1, 0, .c = { { 0, CCCR_OK, 1, 0, ESCR_OK } }, .expect = BAD },
+	{ "p4-pebs-replay", &sim_p4, 1, 1, 0, .c = { { 0, CCCR_OK, 0, 0, ESCR_OK } },
+	  .pebs_enable = BIT(24) | BIT(0), .pebs_matrix_vert = 1, .expect = OK },
+	{ "p4-pebs-no-uop-tag", &sim_p4, 1, 1, 0, .c = { { 0, CCCR_OK, 0, 0, ESCR_OK } },
+	  .pebs_enable = BIT(0), .pebs_matrix_vert = 1, .expect = BAD },
+	{ "p4-pebs-uop-tag-only", &sim_p4, 1, 1, 0, .c = { { 0, CCCR_OK, 0, 0, ESCR_OK } },
+	  .pebs_enable = BIT(24), .pebs_matrix_vert = 1, .expect = BAD },
+	{ "p4-pebs-my-thr", &sim_p4, 1, 1, 0, .c = { { 0, CCCR_OK, 0, 0, ESCR_OK } },
+	  .pebs_enable = BIT(25) | BIT(24) | BIT(0), .pebs_matrix_vert = 1, .expect = BAD },
+	{ "p4-pebs-vert-zero", &sim_p4, 1, 1, 0, .c = { { 0, CCCR_OK, 0, 0, ESCR_OK } },
+	  .pebs_enable = BIT(24) | BIT(10), .expect = BAD },
+	{ "p4-pebs-vert-bit2", &sim_p4, 1, 1, 0, .c = { { 0, CCCR_OK, 0, 0, ESCR_OK } },
+	  .pebs_enable = BIT(24) | BIT(9), .pebs_matrix_vert = 5, .expect = BAD },
+	{ "p4-vert-without-pebs", &sim_p4, 1, 1, 0, .c = { { 0, CCCR_OK, 0, 0, ESCR_OK } },
+	  .pebs_matrix_vert = 1, .expect = BAD },
 	/* Rules common to every x86 family. */
 	{ "any-tsc_on-2", &sim_k7, 2, 0, 0, .expect = BAD },
 	{ "any-empty", &sim_k7, 0, 0, 0, .expect = OK },
@@ -205,7 +299,10 @@ static void fill_control(struct perfctr_cpu_control *control,
 		control->evntsel[i] = c->c[i].evntsel;
 		control->evntsel_high[i] = c->c[i].high;
 		control->ireset[i] = c->c[i].ireset;
+		control->p4.escr[i] = c->c[i].escr;
 	}
+	control->p4.pebs_enable = c->pebs_enable;
+	control->p4.pebs_matrix_vert = c->pebs_matrix_vert;
 }
 
 static void x86_rule(struct kunit *test)

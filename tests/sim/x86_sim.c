@@ -6,6 +6,8 @@
  */
 #define PERFCTR_SIM 1
 
+#include <linux/bits.h>
+#include <linux/cpumask.h>
 #include <linux/errno.h>
 #include <linux/string.h>
 #include <asm/processor.h>
@@ -86,11 +88,87 @@ const struct perfctr_x86_sim_model sim_arch_v2 = {
 	.sext31 = true,
 };
 
-/* P4s have no driver yet: detection must fall back to generic. */
-const struct perfctr_x86_sim_model sim_intel_p4 = {
-	.name = "p4", .vendor = X86_VENDOR_INTEL, .family = 15, .model = 2,
-	.has_tsc = true, .has_mmx = true, .cpuid_level = 2, .kind = SIM_NONE,
+/* QEMU's core2duo under TCG: CPUID leaf 0xA is all zero. */
+const struct perfctr_x86_sim_model sim_core2_tcg = {
+	.name = "qemu-core2duo", .vendor = X86_VENDOR_INTEL, .family = 6,
+	.model = 15, .has_tsc = true, .has_mmx = true, .cpuid_level = 10,
+	.kind = SIM_NONE,
 };
+
+#define P4_REGS .kind = SIM_P4, .pmc_mask = 0x3FFFF, .sel_msr = 0x360, \
+	.ctr_msr = 0x300, .stride = 1, .width = 40
+
+const struct perfctr_x86_sim_model sim_p4 = {
+	.name = "p4-model2", .vendor = X86_VENDOR_INTEL, .family = 15,
+	.model = 2, .has_tsc = true, .has_mmx = true, .cpuid_level = 2,
+	P4_REGS,
+};
+
+const struct perfctr_x86_sim_model sim_p4_m1 = {
+	.name = "p4-model1", .vendor = X86_VENDOR_INTEL, .family = 15,
+	.model = 1, .has_tsc = true, .has_mmx = true, .cpuid_level = 2,
+	P4_REGS,
+};
+
+const struct perfctr_x86_sim_model sim_p4_ht = {
+	.name = "p4-model3-ht", .vendor = X86_VENDOR_INTEL, .family = 15,
+	.model = 3, .has_tsc = true, .has_mmx = true, .cpuid_level = 5,
+	.siblings = 2, P4_REGS,
+};
+
+/* ESCRs per counter pair and ESCR_SELECT, from the SDM's P4 tables. */
+static const u16 sim_p4_escr_map[8][8] = {
+	{ 0x3B2, 0x3B4, 0x3AA, 0x3B6, 0x3AC, 0x3C8, 0x3A2, 0x3A0 },
+	{ 0x3B3, 0x3B5, 0x3AB, 0x3B7, 0x3AD, 0x3C9, 0x3A3, 0x3A1 },
+	{ 0x3C0, 0x3C4, 0x3C2 },
+	{ 0x3C1, 0x3C5, 0x3C3 },
+	{ 0x3A6, 0x3A4, 0x3AE, 0x3B0, 0, 0x3A8 },
+	{ 0x3A7, 0x3A5, 0x3AF, 0x3B1, 0, 0x3A9 },
+	{ 0x3BA, 0x3CA, 0x3BC, 0x3BE, 0x3B8, 0x3CC, 0x3E0 },
+	{ 0x3BB, 0x3CB, 0x3BD, 0, 0x3B9, 0x3CD, 0x3E1 },
+};
+
+static const u8 sim_p4_pair[18] = {
+	0, 0, 1, 1, 2, 2, 3, 3, 4, 4, 5, 5, 6, 6, 7, 7, 6, 7
+};
+
+static bool sim_p4_escr_exists(u32 msr)
+{
+	unsigned int i, j;
+
+	if ((msr == 0x3BA || msr == 0x3BB) && S.m->model > 2)
+		return false;
+	for (i = 0; i < 8; i++)
+		for (j = 0; j < 8; j++)
+			if (sim_p4_escr_map[i][j] && sim_p4_escr_map[i][j] == msr)
+				return true;
+	return false;
+}
+
+/* The ESCR value counter @pmc's CCCR selects. */
+static u64 sim_p4_selected_escr(unsigned int pmc)
+{
+	u32 msr = sim_p4_escr_map[sim_p4_pair[pmc]][(S.sel[pmc] >> 13) & 7];
+
+	return sim_p4_escr_exists(msr) ? S.escr[msr - SIM_P4_ESCR0] : 0;
+}
+
+static u64 *sim_p4_reg(u32 msr, bool *is_ctr)
+{
+	if (msr >= 0x300 && msr < 0x312) {
+		*is_ctr = true;
+		return &S.ctr[msr - 0x300];
+	}
+	if (msr >= 0x360 && msr < 0x372)
+		return &S.sel[msr - 0x360];
+	if (msr == 0x3F1)
+		return &S.pebs_enable;
+	if (msr == 0x3F2)
+		return &S.pebs_matrix_vert;
+	if (sim_p4_escr_exists(msr))
+		return &S.escr[msr - SIM_P4_ESCR0];
+	return NULL;
+}
 
 #define K7_REGS .pmc_mask = 0xF, .sel_msr = 0xC0010000, \
 	.ctr_msr = 0xC0010004, .stride = 1, .width = 48
@@ -157,6 +235,8 @@ static u64 *sim_reg(u32 msr, bool *is_ctr, unsigned int *pmc)
 	*is_ctr = false;
 	if (m->kind == SIM_NONE || m->no_msrs)
 		return NULL;
+	if (m->kind == SIM_P4)
+		return sim_p4_reg(msr, is_ctr);
 	if ((m->kind == SIM_P5 || m->kind == SIM_WINCHIP) && msr == 0x11)
 		return &S.cesr;
 	if (arch_version2() && msr == 0x38F)
@@ -196,6 +276,8 @@ static bool counting(unsigned int pmc)
 		return (sel & EN) && (sel & CPL);
 	case SIM_K7:
 		return (sel & EN) && (sel & CPL);
+	case SIM_P4:		/* CCCR enabled, ESCR counts some CPL */
+		return (sel & BIT(12)) && (sim_p4_selected_escr(pmc) & 0xF);
 	default:
 		return false;
 	}
@@ -211,10 +293,17 @@ void perfctr_x86_sim_tick(u64 n)
 		if (!(S.m->pmc_mask & (1U << pmc)) || !counting(pmc))
 			continue;
 		new = (old + n) & width_mask();
-		/* Wrapping past the top is the overflow that interrupts. */
-		if (new < old && (S.sel[pmc] & INT))
-			S.ovf_pending |= 1U << pmc;
 		S.ctr[pmc] = new;
+		if (new >= old)
+			continue;
+		/* Wrapping past the top is the overflow that interrupts. */
+		if (S.m->kind == SIM_P4) {
+			S.sel[pmc] |= BIT(31);			/* sticky OVF */
+			if (S.sel[pmc] & BIT(26))		/* OVF_PMI_T0 */
+				S.ovf_pending |= 1U << pmc;
+		} else if (S.sel[pmc] & INT) {
+			S.ovf_pending |= 1U << pmc;
+		}
 	}
 }
 
@@ -240,13 +329,16 @@ static void bad_access(u32 what)
 
 u64 perfctr_sim_rdpmc(u32 index)
 {
+	/* P4: bit 31 asks for a fast read of the low 32 bits. */
+	bool fast = S.m->kind == SIM_P4 && (index & BIT(31));
+	u32 i = fast ? index & 0x1F : index;
+
 	S.nr_rdpmc++;
-	if (S.m->no_rdpmc || index >= SIM_MAX_CTRS ||
-	    !(S.m->pmc_mask & (1U << index))) {
+	if (S.m->no_rdpmc || i >= SIM_MAX_CTRS || !(S.m->pmc_mask & BIT(i))) {
 		bad_access(index);
 		return 0;
 	}
-	return S.ctr[index];
+	return fast ? (u32)S.ctr[i] : S.ctr[i];
 }
 
 int perfctr_sim_rdmsr_safe(u32 msr, u64 *val)
@@ -314,7 +406,20 @@ void perfctr_sim_cpu_ident(struct pc_cpu_ident *id)
 	id->has_apic = true;
 	id->has_perfctr_core = m->has_perfctr_core;
 	id->cpuid_level = m->cpuid_level;
-	id->siblings = 1;
+	id->siblings = m->siblings ? m->siblings : 1;
+}
+
+/* A simulated HT CPU pairs CPU 2k with 2k+1; thread 1s are the odd ones. */
+void perfctr_sim_thread1_cpus(struct cpumask *mask)
+{
+	unsigned int cpu;
+
+	cpumask_clear(mask);
+	if (S.m->siblings < 2)
+		return;
+	for_each_possible_cpu(cpu)
+		if (cpu & 1)
+			cpumask_set_cpu(cpu, mask);
 }
 
 bool perfctr_sim_reserve_kernel(u32 msr)

@@ -22,7 +22,11 @@ enum sim_kind {
 	SIM_ARCH,	/* per-counter EN, plus GLOBAL_CTRL from version 2 */
 	SIM_K7,		/* per-counter EN */
 	SIM_C3,		/* only counter 1, never stops */
+	SIM_P4,		/* CCCR per counter, selecting a shared ESCR */
 };
+
+#define SIM_P4_ESCR0	0x3A0
+#define SIM_P4_NR_ESCRS	0x42
 
 struct perfctr_x86_sim_model {
 	const char *name;
@@ -38,6 +42,7 @@ struct perfctr_x86_sim_model {
 	bool no_rdpmc;
 	bool dead;			/* MSRs work, nothing counts (QEMU) */
 	bool no_msrs;			/* counter MSRs fault (QEMU, others) */
+	unsigned int siblings;		/* hardware threads per core */
 };
 
 struct perfctr_x86_sim {
@@ -48,6 +53,8 @@ struct perfctr_x86_sim {
 	u64 ctr[SIM_MAX_CTRS];
 	u64 cesr;
 	u64 global_ctrl;
+	u64 escr[SIM_P4_NR_ESCRS];	/* P4 */
+	u64 pebs_enable, pebs_matrix_vert;
 	u32 ovf_pending;		/* counters whose overflow interrupted */
 	u64 autotick;			/* events per MSR read: time passing */
 	bool kernel_busy;		/* perf_events holds the counters */
@@ -62,7 +69,7 @@ extern struct perfctr_x86_sim perfctr_x86_sim;
 extern const struct perfctr_x86_sim_model sim_generic, sim_p5, sim_p5mmx,
 	sim_mii, sim_winchip, sim_p6, sim_arch_v1, sim_arch_v2, sim_k7,
 	sim_k8, sim_fam10, sim_fam15, sim_c3, sim_qemu_p6, sim_qemu_k7,
-	sim_intel_p4, sim_no_tsc;
+	sim_p4, sim_p4_m1, sim_p4_ht, sim_core2_tcg, sim_no_tsc;
 
 /* Power on @m: registers zero, TSC at 0 and still, nothing reserved. */
 void perfctr_x86_sim_reset(const struct perfctr_x86_sim_model *m);

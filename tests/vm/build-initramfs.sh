@@ -1,14 +1,20 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: GPL-2.0-only
 #
-# build-initramfs.sh OUT.cpio.gz GEN_INIT_CPIO [DEST=SRC ...]
+# build-initramfs.sh [--init FILE] OUT.cpio.gz GEN_INIT_CPIO [DEST=SRC ...]
 #
 # Packs busybox-static, the guest init, the plans and any extra files
-# (installed at DEST, mode kept) into a gzip'd initramfs. The cpio is
-# built from a list with the kernel's usr/gen_init_cpio, so device
-# nodes such as /dev/console need no root.
+# (installed at DEST, mode kept) into a gzip'd initramfs; with --init,
+# FILE is /init and there is no busybox. The cpio is built from a list
+# with the kernel's usr/gen_init_cpio, so device nodes such as
+# /dev/console need no root.
 set -euo pipefail
 
+init=
+if [ "$1" = --init ]; then
+	init=$2
+	shift 2
+fi
 out=$1 gen=$2
 shift 2
 here=$(cd "$(dirname "$0")" && pwd)
@@ -20,12 +26,16 @@ dirs="/bin /sbin /dev /proc /sys /tmp /plans /lib /lib/modules /tests"
 	for d in $dirs; do echo "dir $d 0755 0 0"; done
 	echo "nod /dev/console 0600 0 0 c 5 1"
 	echo "nod /dev/null 0666 0 0 c 1 3"
-	echo "file /bin/busybox /bin/busybox 0755 0 0"
-	echo "slink /bin/sh busybox 0777 0 0"
-	echo "file /init $here/guest/init 0755 0 0"
-	for p in "$here"/plans/*; do
-		echo "file /plans/$(basename "$p") $p 0644 0 0"
-	done
+	if [ -n "$init" ]; then
+		echo "file /init $init 0755 0 0"
+	else
+		echo "file /bin/busybox /bin/busybox 0755 0 0"
+		echo "slink /bin/sh busybox 0777 0 0"
+		echo "file /init $here/guest/init 0755 0 0"
+		for p in "$here"/plans/*; do
+			echo "file /plans/$(basename "$p") $p 0644 0 0"
+		done
+	fi
 	for spec in "$@"; do
 		dest=${spec%%=*} src=${spec#*=}
 		mode=$(stat -c %a "$src")

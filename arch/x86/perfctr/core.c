@@ -94,6 +94,8 @@ int perfctr_cpu_update_control(struct perfctr_cpu_state *state, bool is_global)
 		if (i >= control->nractrs)
 			state->pmc[i].start = control->ireset[i];
 	}
+	if (pc_family.commit_control)
+		pc_family.commit_control(state);
 	state->k1.id = new_control_id();
 	state->k1.isuspend_cpu = -1;
 	return 0;
@@ -316,7 +318,10 @@ static const char *pc_selftest(void)
 	if (pc_rdmsr_safe(ctr, &before))
 		return "counter MSRs are not readable";
 	pc_family.clear_counters(cache);
-	if (pc_wrmsr_safe(sel, pc_family.selftest_event))
+	if (pc_family.selftest_aux_msr &&
+	    pc_wrmsr_safe(pc_family.selftest_aux_msr, pc_family.selftest_aux))
+		why = "event select refused";
+	if (!why && pc_wrmsr_safe(sel, pc_family.selftest_event))
 		why = "event select refused";
 	for (i = 0; !why && i < 1000; i++)
 		barrier();
@@ -351,12 +356,15 @@ int perfctr_cpu_init(void)
 	memset(&perfctr_info, 0, sizeof(perfctr_info));
 	cpumask_clear(&perfctr_cpus_forbidden_mask);
 	pc_cpu_ident(&id);
-	f = pc_detect_family(&id, &nrctrs);
+	f = pc_detect_family(&id, &nrctrs, &why);
 	if (!f)
 		return -ENODEV;
 
 	pc_use_family(f, nrctrs);
 	perfctr_info.name = f->name;
+	perfctr_info.fallback_reason = why;
+	if (f->id == PERFCTR_X86_INTEL_P4 && id.siblings > 1)
+		pc_thread1_cpus(&perfctr_cpus_forbidden_mask);
 	/* Counters the kernel holds exist; leave them alone then. */
 	if (nrctrs && pc_reserve_kernel()) {
 		preempt_disable();

@@ -72,12 +72,24 @@ static const struct perfctr_x86_family *pc_table(const struct pc_cpu_ident *id)
 	return NULL;
 }
 
+/* Why a CPU we know something about still gets the generic driver. */
+static const char *pc_no_driver(const struct pc_cpu_ident *id)
+{
+	if (id->vendor != X86_VENDOR_INTEL)
+		return NULL;
+	if (id->family == 6)
+		return "no architectural perfmon in CPUID leaf 0xA";
+	return NULL;
+}
+
 const struct perfctr_x86_family *pc_detect_family(const struct pc_cpu_ident *id,
-						  unsigned int *nrctrs)
+						  unsigned int *nrctrs,
+						  const char **why)
 {
 	const struct perfctr_x86_family *f = NULL;
 	unsigned int n;
 
+	*why = NULL;
 	if (id->vendor == X86_VENDOR_INTEL) {
 		n = pc_arch_perfmon_probe(id);
 		if (n) {
@@ -85,14 +97,19 @@ const struct perfctr_x86_family *pc_detect_family(const struct pc_cpu_ident *id,
 			return &perfctr_arch_family;
 		}
 	}
-	if (id->vendor == X86_VENDOR_AMD || id->vendor == X86_VENDOR_HYGON)
+	if (id->vendor == X86_VENDOR_INTEL && id->family == 15) {
+		pc_p4_setup(id);			/* every NetBurst model */
+		f = &perfctr_p4_family;
+	} else if (id->vendor == X86_VENDOR_AMD || id->vendor == X86_VENDOR_HYGON) {
 		f = pc_amd(id);
-	else
+	} else {
 		f = pc_table(id);
+	}
 	if (f) {
 		*nrctrs = f->nrctrs;
 		return f;
 	}
 	*nrctrs = 0;
+	*why = pc_no_driver(id);
 	return id->has_tsc ? &perfctr_generic_family : NULL;
 }

@@ -9,6 +9,7 @@
 #ifndef _PERFCTR_X86_REGS_H
 #define _PERFCTR_X86_REGS_H
 
+#include <linux/cpumask.h>
 #include <linux/irqflags.h>
 #include <linux/types.h>
 
@@ -35,6 +36,7 @@ int perfctr_sim_rdmsr_safe(u32 msr, u64 *val);
 int perfctr_sim_wrmsr_safe(u32 msr, u64 val);
 void perfctr_sim_cpuid(u32 leaf, u32 *a, u32 *b, u32 *c, u32 *d);
 void perfctr_sim_cpu_ident(struct pc_cpu_ident *id);
+void perfctr_sim_thread1_cpus(struct cpumask *mask);
 bool perfctr_sim_reserve_kernel(u32 msr);
 void perfctr_sim_release_kernel(u32 msr);
 
@@ -78,6 +80,11 @@ static inline void pc_cpu_ident(struct pc_cpu_ident *id)
 	perfctr_sim_cpu_ident(id);
 }
 
+static inline void pc_thread1_cpus(struct cpumask *mask)
+{
+	perfctr_sim_thread1_cpus(mask);
+}
+
 /* The simulation is one CPU: "every CPU" is this one. */
 static inline void pc_on_each_cpu(void (*fn)(void *))
 {
@@ -107,6 +114,7 @@ static inline void pc_release_kernel_ctr(u32 ctr_msr, u32 sel_msr)
 #else /* !PERFCTR_SIM */
 
 #include <linux/smp.h>
+#include <linux/topology.h>
 #include <asm/cpufeature.h>
 #include <asm/msr.h>
 #include <asm/nmi.h>
@@ -170,6 +178,17 @@ static inline void pc_cpu_ident(struct pc_cpu_ident *id)
 	id->has_perfctr_core = boot_cpu_has(X86_FEATURE_PERFCTR_CORE);
 	id->cpuid_level = c->cpuid_level;
 	id->siblings = smp_num_siblings;
+}
+
+/* Hyper-threads other than the first of their core. */
+static inline void pc_thread1_cpus(struct cpumask *mask)
+{
+	unsigned int cpu;
+
+	cpumask_clear(mask);
+	for_each_possible_cpu(cpu)
+		if (cpu != cpumask_first(topology_sibling_cpumask(cpu)))
+			cpumask_set_cpu(cpu, mask);
 }
 
 static inline void pc_on_each_cpu(void (*fn)(void *))

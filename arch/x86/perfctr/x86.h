@@ -28,11 +28,20 @@ enum perfctr_x86_family_id {
 	PERFCTR_X86_VIA_C3 = 11,
 };
 
+/* The P4's ESCRs lie between these MSRs. */
+#define PC_ESCR_FIRST		0x3A0
+#define PC_NR_ESCRS		(0x3E1 - PC_ESCR_FIRST + 1)
+
 /* Per CPU: what the control registers hold, so unchanged ones are not rewritten. */
 struct pc_cache {
 	u32 id;				/* control loaded, or 0 if unknown */
 	u64 ctl[PERFCTR_NR_PMCS];	/* last value written, per hw counter */
+	u64 escr[PC_NR_ESCRS];		/* P4 only */
+	u64 pebs_enable, pebs_matrix_vert;
 };
+
+/* pmc_map[] may carry flags above the counter number (P4 fast RDPMC). */
+#define PC_HW_INDEX(pmc)	((pmc) & 0x1F)
 
 /* Event select bits with the same meaning on P6, K7 and later. */
 #define EVNTSEL_USR		0x00010000U
@@ -68,10 +77,14 @@ struct perfctr_x86_family {
 	u32 sel_msr, ctr_msr;		/* MSRs of hardware counter 0 */
 	u32 msr_stride;			/* distance to counter 1's MSRs */
 	u32 selftest_event;		/* counts cycles or instructions */
+	u32 selftest_aux_msr;		/* written with selftest_aux first */
+	u32 selftest_aux;
 	struct pc_evntsel_rules rules;
 	/* Family rules beyond the per-counter ones; NULL if none. */
 	int (*check_control)(const struct perfctr_cpu_state *state,
 			     bool is_global);
+	/* Derive per-state data from a valid control; NULL if none. */
+	void (*commit_control)(struct perfctr_cpu_state *state);
 	/* Load the control registers of @state (cache says what is there). */
 	void (*write_control)(const struct perfctr_cpu_state *state,
 			      struct pc_cache *cache);
@@ -93,6 +106,10 @@ extern const struct perfctr_x86_family perfctr_k8_family;
 extern const struct perfctr_x86_family perfctr_fam10_family;
 extern const struct perfctr_x86_family perfctr_fam15_family;
 extern const struct perfctr_x86_family perfctr_c3_family;
+extern const struct perfctr_x86_family perfctr_p4_family;
+
+/* P4 model and Hyper-Threading facts, from detection. */
+void pc_p4_setup(const struct pc_cpu_ident *id);
 
 /* The driver in use; read-only after perfctr_cpu_init(). */
 extern struct perfctr_x86_family pc_family;
@@ -107,18 +124,22 @@ void pc_clear_evntsels(struct pc_cache *cache);
 /* Number of arch perfmon counters (and version, kept in p6.c), or 0. */
 unsigned int pc_arch_perfmon_probe(const struct pc_cpu_ident *id);
 
-/* Detection: the family for this CPU, or NULL; see detect.c. */
+/*
+ * Detection: the family for this CPU, or NULL; see detect.c. @why says
+ * why a CPU of a known vendor gets only the generic driver.
+ */
 const struct perfctr_x86_family *pc_detect_family(const struct pc_cpu_ident *id,
-						  unsigned int *nrctrs);
+						  unsigned int *nrctrs,
+						  const char **why);
 
 static inline u32 pc_sel_msr(u32 pmc)
 {
-	return pc_family.sel_msr + pmc * pc_family.msr_stride;
+	return pc_family.sel_msr + PC_HW_INDEX(pmc) * pc_family.msr_stride;
 }
 
 static inline u32 pc_ctr_msr(u32 pmc)
 {
-	return pc_family.ctr_msr + pmc * pc_family.msr_stride;
+	return pc_family.ctr_msr + PC_HW_INDEX(pmc) * pc_family.msr_stride;
 }
 
 static inline u32 pc_read_counter(u32 pmc)
