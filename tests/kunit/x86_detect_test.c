@@ -16,6 +16,7 @@ struct detect_case {
 };
 
 #define RD (PERFCTR_FEATURE_RDPMC | PERFCTR_FEATURE_RDTSC)
+#define RDI (RD | PERFCTR_FEATURE_PCINT)	/* and overflow interrupts */
 
 static const struct detect_case detect_cases[] = {
 	{ &sim_generic, "Generic x86 with TSC", 0, PERFCTR_FEATURE_RDTSC },
@@ -23,16 +24,16 @@ static const struct detect_case detect_cases[] = {
 	{ &sim_p5mmx, "Intel P5MMX", 2, RD },
 	{ &sim_mii, "Cyrix 6x86MX/MII/III", 2, RD },
 	{ &sim_winchip, "WinChip C6/2/3", 2, PERFCTR_FEATURE_RDPMC },
-	{ &sim_p6, "Intel P6", 2, RD },
-	{ &sim_arch_v1, "Intel architectural perfmon", 2, RD },
-	{ &sim_arch_v2, "Intel architectural perfmon", 4, RD },
-	{ &sim_k7, "AMD K7", 4, RD },
-	{ &sim_k8, "AMD K8", 4, RD },
-	{ &sim_fam10, "AMD Family 10h+", 4, RD },
-	{ &sim_fam15, "AMD Family 15h+ (6 core counters)", 6, RD },
+	{ &sim_p6, "Intel P6", 2, RDI },
+	{ &sim_arch_v1, "Intel architectural perfmon", 2, RDI },
+	{ &sim_arch_v2, "Intel architectural perfmon", 4, RDI },
+	{ &sim_k7, "AMD K7", 4, RDI },
+	{ &sim_k8, "AMD K8", 4, RDI },
+	{ &sim_fam10, "AMD Family 10h+", 4, RDI },
+	{ &sim_fam15, "AMD Family 15h+ (6 core counters)", 6, RDI },
 	{ &sim_c3, "VIA C3", 1, RD },
-	{ &sim_p4, "Intel P4", 18, RD },
-	{ &sim_p4_ht, "Intel P4", 18, RD },
+	{ &sim_p4, "Intel P4", 18, RDI },
+	{ &sim_p4_ht, "Intel P4", 18, RDI },
 	{ &sim_core2_tcg, "Generic x86 with TSC", 0, PERFCTR_FEATURE_RDTSC, "CPUID leaf 0xA" },
 	/* QEMU TCG: MSRs that read 0, or that fault. */
 	{ &sim_qemu_p6, "Intel P6", 0, PERFCTR_FEATURE_RDTSC, "do not count" },

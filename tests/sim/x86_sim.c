@@ -434,3 +434,26 @@ void perfctr_sim_release_kernel(u32 msr)
 {
 	S.kernel_reserved--;
 }
+
+u32 perfctr_sim_lvtpc_read(void)
+{
+	return S.lvtpc;
+}
+
+void perfctr_sim_lvtpc_write(u32 val)
+{
+	S.lvtpc = val;
+}
+
+int perfctr_sim_register_nmi(void)
+{
+	if (S.nmi_registered)
+		return -EBUSY;
+	S.nmi_registered = true;
+	return 0;
+}
+
+void perfctr_sim_unregister_nmi(void)
+{
+	S.nmi_registered = false;
+}

@@ -58,6 +58,8 @@ struct perfctr_x86_sim {
 	u32 ovf_pending;		/* counters whose overflow interrupted */
 	u64 autotick;			/* events per MSR read: time passing */
 	bool kernel_busy;		/* perf_events holds the counters */
+	u32 lvtpc;			/* the local APIC's LVTPC entry */
+	bool nmi_registered;
 	unsigned int kernel_reserved;	/* MSRs we hold in its allocator */
 	unsigned int nr_rdtsc, nr_rdpmc, nr_rdmsr, nr_wrmsr;
 	unsigned int nr_bad;		/* unsafe access to a missing register */

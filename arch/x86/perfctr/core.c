@@ -29,7 +29,6 @@ struct cpumask perfctr_cpus_forbidden_mask;
 struct perfctr_x86_family pc_family;
 
 static DEFINE_PER_CPU(struct pc_cache, pc_caches);
-static perfctr_ihandler_t ihandler;
 
 static DEFINE_MUTEX(reserve_lock);
 static const char *reserved_by;
@@ -149,8 +148,10 @@ void perfctr_cpu_suspend(struct perfctr_cpu_state *state)
 {
 	u32 cstatus = state->cstatus;
 
-	if (perfctr_cstatus_has_ictrs(cstatus))
+	if (perfctr_cstatus_has_ictrs(cstatus)) {
 		pc_isuspend(state, this_cpu_ptr(&pc_caches));
+		pc_irq_disarm();
+	}
 	pc_sample_actrs(state, perfctr_cstatus_nractrs(cstatus));
 	if (perfctr_cstatus_has_tsc(cstatus))
 		perfctr_accumulate(&state->tsc_sum, &state->tsc_start,
@@ -163,8 +164,10 @@ void perfctr_cpu_resume(struct perfctr_cpu_state *state)
 	u32 cstatus = state->cstatus;
 	unsigned int i, nractrs = perfctr_cstatus_nractrs(cstatus);
 
-	if (perfctr_cstatus_has_ictrs(cstatus))
+	if (perfctr_cstatus_has_ictrs(cstatus)) {
 		pc_iresume(state, cache);
+		pc_irq_arm(state);
+	}
 	if (cache->id != state->k1.id) {
 		pc_family.write_control(state, cache);
 		cache->id = state->k1.id;
@@ -184,11 +187,6 @@ void perfctr_cpu_sample(struct perfctr_cpu_state *state)
 	if (perfctr_cstatus_has_tsc(cstatus))
 		perfctr_accumulate(&state->tsc_sum, &state->tsc_start,
 				   pc_rdtsc_low());
-}
-
-void perfctr_cpu_set_ihandler(perfctr_ihandler_t handler)
-{
-	WRITE_ONCE(ihandler, handler);
 }
 
 unsigned int perfctr_cpu_identify_overflow(struct perfctr_cpu_state *state)
@@ -212,6 +210,11 @@ void perfctr_cpu_ireload(struct perfctr_cpu_state *state)
 	state->k1.isuspend_cpu = -1;
 }
 
+static bool pc_has_pmi(void)
+{
+	return perfctr_info.features & PERFCTR_FEATURE_PCINT;
+}
+
 /* Runs on every CPU: nothing counts, and the cache knows it. */
 static void pc_clear_cpu(void *unused)
 {
@@ -219,6 +222,20 @@ static void pc_clear_cpu(void *unused)
 
 	pc_family.clear_counters(cache);
 	cache->id = 0;
+}
+
+static void pc_reserve_cpu(void *unused)
+{
+	pc_clear_cpu(NULL);
+	if (pc_has_pmi())
+		pc_irq_setup_cpu();
+}
+
+static void pc_release_cpu(void *unused)
+{
+	pc_clear_cpu(NULL);
+	if (pc_has_pmi())
+		pc_irq_restore_cpu();
 }
 
 /* What a refusal names when the kernel itself holds the counters. */
@@ -266,8 +283,12 @@ const char *perfctr_cpu_reserve(const char *service)
 	holder = reserved_by;
 	if (!holder && !pc_reserve_kernel())
 		holder = perfctr_kernel_holder;
+	if (!holder && pc_has_pmi() && pc_irq_init()) {
+		pc_unreserve_kernel();
+		holder = perfctr_kernel_holder;
+	}
 	if (!holder) {
-		pc_on_each_cpu(pc_clear_cpu);
+		pc_on_each_cpu(pc_reserve_cpu);
 		reserved_by = service;
 	}
 	mutex_unlock(&reserve_lock);
@@ -278,7 +299,9 @@ void perfctr_cpu_release(const char *service)
 {
 	mutex_lock(&reserve_lock);
 	if (reserved_by == service) {
-		pc_on_each_cpu(pc_clear_cpu);
+		pc_on_each_cpu(pc_release_cpu);
+		if (pc_has_pmi())
+			pc_irq_exit();
 		pc_unreserve_kernel();
 		reserved_by = NULL;
 	}
@@ -361,6 +384,8 @@ int perfctr_cpu_init(void)
 		return -ENODEV;
 
 	pc_use_family(f, nrctrs);
+	if (f->pmi && id.has_apic)
+		perfctr_info.features |= PERFCTR_FEATURE_PCINT;
 	perfctr_info.name = f->name;
 	perfctr_info.fallback_reason = why;
 	if (f->id == PERFCTR_X86_INTEL_P4 && id.siblings > 1)

@@ -20,6 +20,7 @@
 #define K7_COMMON						\
 	.features = PERFCTR_FEATURE_RDPMC | PERFCTR_FEATURE_RDTSC, \
 	.kernel_reserve = true,					\
+	.pmi = true,						\
 	.selftest_event = COUNT_ALL | K7_CYCLES,		\
 	.check_control = pc_check_evntsels,			\
 	.write_control = pc_write_evntsels,			\

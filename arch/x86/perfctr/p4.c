@@ -254,6 +254,7 @@ const struct perfctr_x86_family perfctr_p4_family = {
 	.pmc_mask = 0x3FFFF,
 	.features = PERFCTR_FEATURE_RDPMC | PERFCTR_FEATURE_RDTSC,
 	.kernel_reserve = true,
+	.pmi = true,
 	.sel_msr = P4_CCCR0,
 	.ctr_msr = P4_COUNTER0,
 	.msr_stride = 1,

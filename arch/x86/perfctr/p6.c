@@ -50,6 +50,7 @@ unsigned int pc_arch_perfmon_probe(const struct pc_cpu_ident *id)
 #define P6_COMMON						\
 	.features = PERFCTR_FEATURE_RDPMC | PERFCTR_FEATURE_RDTSC, \
 	.kernel_reserve = true,					\
+	.pmi = true,						\
 	.sel_msr = MSR_P6_EVNTSEL0,				\
 	.ctr_msr = MSR_P6_PERFCTR0,				\
 	.msr_stride = 1,					\

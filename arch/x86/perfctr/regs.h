@@ -26,6 +26,10 @@ struct pc_cpu_ident {
 	unsigned int siblings;	/* hardware threads per core */
 };
 
+struct pt_regs;
+/* The overflow NMI handler (irq.c); registered through pc_register_nmi(). */
+int pc_nmi_handler(unsigned int cmd, struct pt_regs *regs);
+
 #ifdef PERFCTR_SIM
 
 u64 perfctr_sim_rdtsc(void);
@@ -37,6 +41,10 @@ int perfctr_sim_wrmsr_safe(u32 msr, u64 val);
 void perfctr_sim_cpuid(u32 leaf, u32 *a, u32 *b, u32 *c, u32 *d);
 void perfctr_sim_cpu_ident(struct pc_cpu_ident *id);
 void perfctr_sim_thread1_cpus(struct cpumask *mask);
+u32 perfctr_sim_lvtpc_read(void);
+void perfctr_sim_lvtpc_write(u32 val);
+int perfctr_sim_register_nmi(void);
+void perfctr_sim_unregister_nmi(void);
 bool perfctr_sim_reserve_kernel(u32 msr);
 void perfctr_sim_release_kernel(u32 msr);
 
@@ -85,6 +93,27 @@ static inline void pc_thread1_cpus(struct cpumask *mask)
 	perfctr_sim_thread1_cpus(mask);
 }
 
+static inline u32 pc_lvtpc_read(void)
+{
+	return perfctr_sim_lvtpc_read();
+}
+
+static inline void pc_lvtpc_write(u32 val)
+{
+	perfctr_sim_lvtpc_write(val);
+}
+
+/* Tests call pc_nmi_handler() themselves: no real NMI reaches the model. */
+static inline int pc_register_nmi(void)
+{
+	return perfctr_sim_register_nmi();
+}
+
+static inline void pc_unregister_nmi(void)
+{
+	perfctr_sim_unregister_nmi();
+}
+
 /* The simulation is one CPU: "every CPU" is this one. */
 static inline void pc_on_each_cpu(void (*fn)(void *))
 {
@@ -115,6 +144,7 @@ static inline void pc_release_kernel_ctr(u32 ctr_msr, u32 sel_msr)
 
 #include <linux/smp.h>
 #include <linux/topology.h>
+#include <asm/apic.h>
 #include <asm/cpufeature.h>
 #include <asm/msr.h>
 #include <asm/nmi.h>
@@ -194,6 +224,26 @@ static inline void pc_thread1_cpus(struct cpumask *mask)
 static inline void pc_on_each_cpu(void (*fn)(void *))
 {
 	on_each_cpu(fn, NULL, 1);
+}
+
+static inline u32 pc_lvtpc_read(void)
+{
+	return apic_read(APIC_LVTPC);
+}
+
+static inline void pc_lvtpc_write(u32 val)
+{
+	apic_write(APIC_LVTPC, val);
+}
+
+static inline int pc_register_nmi(void)
+{
+	return register_nmi_handler(NMI_LOCAL, pc_nmi_handler, 0, "perfctr");
+}
+
+static inline void pc_unregister_nmi(void)
+{
+	unregister_nmi_handler(NMI_LOCAL, "perfctr");
 }
 
 /*

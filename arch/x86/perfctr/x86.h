@@ -74,6 +74,7 @@ struct perfctr_x86_family {
 	bool tsc_broken;		/* tsc_on is refused (WinChip) */
 	bool read_by_msr;		/* no RDPMC: read with RDMSR (P5) */
 	bool kernel_reserve;		/* perf_events knows these counters */
+	bool pmi;			/* overflow can interrupt via LVTPC */
 	u32 sel_msr, ctr_msr;		/* MSRs of hardware counter 0 */
 	u32 msr_stride;			/* distance to counter 1's MSRs */
 	u32 selftest_event;		/* counts cycles or instructions */
@@ -120,6 +121,14 @@ void pc_write_evntsels(const struct perfctr_cpu_state *state,
 		       struct pc_cache *cache);
 void pc_stop_evntsel(u32 pmc, struct pc_cache *cache);
 void pc_clear_evntsels(struct pc_cache *cache);
+
+/* Overflow interrupts (irq.c). */
+void pc_irq_arm(struct perfctr_cpu_state *state);
+void pc_irq_disarm(void);
+void pc_irq_setup_cpu(void);
+void pc_irq_restore_cpu(void);
+int pc_irq_init(void);
+void pc_irq_exit(void);
 
 /* Number of arch perfmon counters (and version, kept in p6.c), or 0. */
 unsigned int pc_arch_perfmon_probe(const struct pc_cpu_ident *id);

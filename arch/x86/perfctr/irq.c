@@ -1,0 +1,127 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * perfctr x86: overflow interrupts for i-mode counters.
+ *
+ * The local APIC's LVTPC entry delivers a counter overflow as an NMI.
+ * In NMI context we only decide whether the NMI is ours, mask LVTPC (so
+ * a still-overflowed counter cannot storm) and queue an irq_work; the
+ * high-level driver's handler then runs in ordinary interrupt context,
+ * where it may suspend the state and send a signal. LVTPC is unmasked
+ * again when i-mode counters resume.
+ */
+#include <linux/irq_work.h>
+#include <linux/percpu.h>
+#include <asm/apicdef.h>
+#include <asm/nmi.h>
+
+#include "x86.h"
+
+struct pc_irq_cpu {
+	/* The state resumed here with i-mode counters, or NULL. */
+	struct perfctr_cpu_state *state;
+	/* I-mode counters ran here since the last NMI we took. */
+	bool armed;
+	unsigned long pc;
+	u32 saved_lvtpc;
+	struct irq_work work;
+};
+
+static DEFINE_PER_CPU(struct pc_irq_cpu, pc_irq);
+static perfctr_ihandler_t pc_ihandler;
+
+void perfctr_cpu_set_ihandler(perfctr_ihandler_t handler)
+{
+	WRITE_ONCE(pc_ihandler, handler);
+}
+
+static bool pc_ictrs_overflowed(const struct perfctr_cpu_state *state)
+{
+	unsigned int i = perfctr_cstatus_nractrs(state->cstatus);
+	unsigned int nrctrs = perfctr_cstatus_nrctrs(state->cstatus);
+
+	/* Preset negative: a non-negative count has wrapped. */
+	for (; i < nrctrs; i++)
+		if ((s32)pc_read_counter(state->pmc[i].map) >= 0)
+			return true;
+	return false;
+}
+
+int pc_nmi_handler(unsigned int cmd, struct pt_regs *regs)
+{
+	struct pc_irq_cpu *p = this_cpu_ptr(&pc_irq);
+
+	if (p->state ? !pc_ictrs_overflowed(p->state) : !p->armed)
+		return NMI_DONE;
+	/* Late NMIs (after suspend) are ours too, but only once. */
+	if (!p->state)
+		p->armed = false;
+	pc_lvtpc_write(APIC_DM_NMI | APIC_LVT_MASKED);
+	p->pc = instruction_pointer(regs);
+	irq_work_queue(&p->work);
+	return NMI_HANDLED;
+}
+
+static void pc_irq_work_fn(struct irq_work *work)
+{
+	struct pc_irq_cpu *p = container_of(work, struct pc_irq_cpu, work);
+	perfctr_ihandler_t handler = READ_ONCE(pc_ihandler);
+
+	if (handler)
+		handler(p->pc);
+}
+
+/* Resume: before the counters are enabled, so no overflow is missed. */
+void pc_irq_arm(struct perfctr_cpu_state *state)
+{
+	struct pc_irq_cpu *p = this_cpu_ptr(&pc_irq);
+
+	p->state = state;
+	p->armed = true;
+	pc_lvtpc_write(APIC_DM_NMI);
+}
+
+/* Suspend: after the i-mode counters are stopped. */
+void pc_irq_disarm(void)
+{
+	this_cpu_ptr(&pc_irq)->state = NULL;
+}
+
+/* Per CPU at reserve: LVTPC becomes our masked NMI. */
+void pc_irq_setup_cpu(void)
+{
+	struct pc_irq_cpu *p = this_cpu_ptr(&pc_irq);
+
+	p->state = NULL;
+	p->armed = false;
+	p->saved_lvtpc = pc_lvtpc_read();
+	pc_lvtpc_write(APIC_DM_NMI | APIC_LVT_MASKED);
+}
+
+/* Per CPU at release: LVTPC as it was before. */
+void pc_irq_restore_cpu(void)
+{
+	struct pc_irq_cpu *p = this_cpu_ptr(&pc_irq);
+
+	p->state = NULL;
+	p->armed = false;
+	pc_lvtpc_write(p->saved_lvtpc);
+}
+
+int pc_irq_init(void)
+{
+	unsigned int cpu;
+
+	for_each_possible_cpu(cpu)
+		init_irq_work(&per_cpu_ptr(&pc_irq, cpu)->work, pc_irq_work_fn);
+	return pc_register_nmi();
+}
+
+/* After pc_irq_restore_cpu() on every CPU: nothing new can be queued. */
+void pc_irq_exit(void)
+{
+	unsigned int cpu;
+
+	pc_unregister_nmi();
+	for_each_possible_cpu(cpu)
+		irq_work_sync(&per_cpu_ptr(&pc_irq, cpu)->work);
+}
