@@ -120,10 +120,16 @@ static int global_cpu_offline(unsigned int cpu)
 /* Called with cpus_read_lock() and global_lock held. */
 static int global_apply(const struct perfctr_cpu_state *tmpl)
 {
+	const char *holder;
 	unsigned int cpu;
 
-	if (tmpl && !global_running && perfctr_cpu_reserve(GLOBAL_SERVICE))
-		return -EBUSY;
+	if (tmpl && !global_running) {
+		holder = perfctr_cpu_reserve(GLOBAL_SERVICE);
+		if (holder) {
+			pr_info_ratelimited("global mode: busy: held by %s\n", holder);
+			return -EBUSY;
+		}
+	}
 	if (global_running)
 		on_each_cpu(global_stop_cpu, NULL, 1);
 	if (!tmpl) {

@@ -1,8 +1,9 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
- * KUnit: overflow interrupts. The simulated local APIC and the NMI
- * registration are observed; the tests deliver the "NMI" by calling the
- * driver's handler, as the kernel's NMI code would.
+ * KUnit: hardware reservation and overflow interrupts. The simulated
+ * kernel counter allocator, local APIC and NMI registration are
+ * observed; the tests deliver the "NMI" by calling the driver's handler,
+ * as the kernel's NMI code would.
  */
 #include <linux/delay.h>
 #include <linux/irq_work.h>
@@ -18,7 +19,6 @@
 #define INT	0x00100000U
 #define CPL	0x00030000U
 #define OLD_LVTPC	(APIC_DM_NMI | 0x12345)	/* what perf left there */
-
 
 static atomic_t handler_calls;
 static unsigned long handler_pc;
@@ -183,7 +183,36 @@ static void irq_p5_has_no_pmi(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, perfctr_x86_sim.lvtpc, 0U);
 }
 
+/* perf_events or the NMI watchdog hold the counters: busy, untouched. */
+static void irq_kernel_busy(struct kunit *test)
+{
+	perfctr_cpu_release(SIM_SERVICE);
+	perfctr_x86_sim.kernel_busy = true;
+	perfctr_x86_sim.sel[2] = 0x1234;
+	perfctr_x86_sim.lvtpc = OLD_LVTPC;
+	KUNIT_EXPECT_PTR_EQ(test, perfctr_cpu_reserve(SIM_SERVICE),
+			    perfctr_kernel_holder);
+	KUNIT_EXPECT_NULL(test, perfctr_cpu_reserved_by());
+	KUNIT_EXPECT_EQ(test, perfctr_x86_sim.sel[2], 0x1234ULL);
+	KUNIT_EXPECT_EQ(test, perfctr_x86_sim.lvtpc, OLD_LVTPC);
+	KUNIT_EXPECT_FALSE(test, perfctr_x86_sim.nmi_registered);
+	KUNIT_EXPECT_EQ(test, perfctr_x86_sim.kernel_reserved, 0U);
+	perfctr_x86_sim.kernel_busy = false;
+	KUNIT_EXPECT_NULL(test, perfctr_cpu_reserve(SIM_SERVICE));
+}
+
+/* Every counter and select is taken from the kernel, and given back. */
+static void irq_kernel_reservation(struct kunit *test)
+{
+	KUNIT_EXPECT_EQ(test, perfctr_x86_sim.kernel_reserved, 2 * 4U);
+	KUNIT_EXPECT_EQ(test, perfctr_x86_sim.sel[0] | perfctr_x86_sim.sel[3], 0ULL);
+	perfctr_cpu_release(SIM_SERVICE);
+	KUNIT_EXPECT_EQ(test, perfctr_x86_sim.kernel_reserved, 0U);
+}
+
 static struct kunit_case irq_test_cases[] = {
+	KUNIT_CASE(irq_kernel_busy),
+	KUNIT_CASE(irq_kernel_reservation),
 	KUNIT_CASE(irq_reserve_sets_up_apic),
 	KUNIT_CASE(irq_resume_unmasks),
 	KUNIT_CASE(irq_not_ours_without_overflow),
