@@ -17,6 +17,14 @@
 /* evntsel_high[]: EventSelect[11:8], GuestOnly, HostOnly. */
 #define FAM10_HIGH_ALLOWED	0x0000030FU
 
+/* Every generation: own enable bit, INT for i-mode; @high: evntsel_high. */
+#define K7_RULES(high) {					\
+	.reserved = K7_RESERVED,				\
+	.enable = PC_EN_EACH,					\
+	.intr = EVNTSEL_INT,					\
+	.high_allowed = (high),					\
+}
+
 #define K7_COMMON						\
 	.features = PERFCTR_FEATURE_RDPMC | PERFCTR_FEATURE_RDTSC, \
 	.kernel_reserve = true,					\
@@ -37,11 +45,7 @@
 const struct perfctr_x86_family perfctr_k7_family = {
 	.name = "AMD K7",
 	.id = PERFCTR_X86_AMD_K7,
-	.rules = {
-		.reserved = K7_RESERVED,
-		.enable = PC_EN_EACH,
-		.intr = EVNTSEL_INT,
-	},
+	.rules = K7_RULES(0),
 	K7_LEGACY_MSRS,
 	K7_COMMON,
 };
@@ -49,11 +53,7 @@ const struct perfctr_x86_family perfctr_k7_family = {
 const struct perfctr_x86_family perfctr_k8_family = {
 	.name = "AMD K8",
 	.id = PERFCTR_X86_AMD_K8,
-	.rules = {
-		.reserved = K7_RESERVED,
-		.enable = PC_EN_EACH,
-		.intr = EVNTSEL_INT,
-	},
+	.rules = K7_RULES(0),
 	K7_LEGACY_MSRS,
 	K7_COMMON,
 };
@@ -61,12 +61,7 @@ const struct perfctr_x86_family perfctr_k8_family = {
 const struct perfctr_x86_family perfctr_fam10_family = {
 	.name = "AMD Family 10h+",
 	.id = PERFCTR_X86_AMD_FAM10,
-	.rules = {
-		.reserved = K7_RESERVED,
-		.enable = PC_EN_EACH,
-		.intr = EVNTSEL_INT,
-		.high_allowed = FAM10_HIGH_ALLOWED,
-	},
+	.rules = K7_RULES(FAM10_HIGH_ALLOWED),
 	K7_LEGACY_MSRS,
 	K7_COMMON,
 };
@@ -80,11 +75,6 @@ const struct perfctr_x86_family perfctr_fam15_family = {
 	.sel_msr = MSR_F15H_PERF_CTL0,
 	.ctr_msr = MSR_F15H_PERF_CTR0,
 	.msr_stride = 2,
-	.rules = {
-		.reserved = K7_RESERVED,
-		.enable = PC_EN_EACH,
-		.intr = EVNTSEL_INT,
-		.high_allowed = FAM10_HIGH_ALLOWED,
-	},
+	.rules = K7_RULES(FAM10_HIGH_ALLOWED),
 	K7_COMMON,
 };
