@@ -210,7 +210,22 @@ static void irq_kernel_reservation(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, perfctr_x86_sim.kernel_reserved, 0U);
 }
 
+/* Arch perfmon v2: the global enables are set while reserved, then restored. */
+static void irq_arch_global_ctrl_restored(struct kunit *test)
+{
+	sim_stop(test);
+	KUNIT_ASSERT_EQ(test, sim_start(test, &sim_arch_v2), 0);
+	perfctr_cpu_release(SIM_SERVICE);
+	perfctr_x86_sim.global_ctrl = 0x700000000ULL;	/* fixed ctrs only */
+	KUNIT_ASSERT_NULL(test, perfctr_cpu_reserve(SIM_SERVICE));
+	KUNIT_EXPECT_EQ(test, perfctr_x86_sim.global_ctrl, 0x70000000FULL);
+	perfctr_cpu_release(SIM_SERVICE);
+	KUNIT_EXPECT_EQ(test, perfctr_x86_sim.global_ctrl, 0x700000000ULL);
+	KUNIT_EXPECT_EQ(test, perfctr_x86_sim.nr_bad, 0U);
+}
+
 static struct kunit_case irq_test_cases[] = {
+	KUNIT_CASE(irq_arch_global_ctrl_restored),
 	KUNIT_CASE(irq_kernel_busy),
 	KUNIT_CASE(irq_kernel_reservation),
 	KUNIT_CASE(irq_reserve_sets_up_apic),

@@ -227,6 +227,8 @@ static void pc_clear_cpu(void *unused)
 static void pc_reserve_cpu(void *unused)
 {
 	pc_clear_cpu(NULL);
+	if (pc_family.reserve_cpu)
+		pc_family.reserve_cpu();
 	if (pc_has_pmi())
 		pc_irq_setup_cpu();
 }
@@ -234,6 +236,8 @@ static void pc_reserve_cpu(void *unused)
 static void pc_release_cpu(void *unused)
 {
 	pc_clear_cpu(NULL);
+	if (pc_family.release_cpu)
+		pc_family.release_cpu();
 	if (pc_has_pmi())
 		pc_irq_restore_cpu();
 }
@@ -341,6 +345,8 @@ static const char *pc_selftest(void)
 	if (pc_rdmsr_safe(ctr, &before))
 		return "counter MSRs are not readable";
 	pc_family.clear_counters(cache);
+	if (pc_family.reserve_cpu)
+		pc_family.reserve_cpu();
 	if (pc_family.selftest_aux_msr &&
 	    pc_wrmsr_safe(pc_family.selftest_aux_msr, pc_family.selftest_aux))
 		why = "event select refused";
@@ -351,6 +357,8 @@ static const char *pc_selftest(void)
 	if (!why && (pc_rdmsr_safe(ctr, &after) || after == before))
 		why = "counters do not count (emulator or hypervisor?)";
 	pc_family.clear_counters(cache);
+	if (pc_family.release_cpu)
+		pc_family.release_cpu();
 	pc_wrmsr_safe(ctr, 0);
 	cache->id = 0;
 	return why;

@@ -8,6 +8,8 @@
  * EVNTSEL enables its own counter, and version 2 adds a global control
  * register whose counter bits must be set too.
  */
+#include <linux/percpu.h>
+
 #include "x86.h"
 
 /* Bit 19 (pin control) and bit 21 (AnyThread on arch perfmon) are off limits. */
@@ -18,17 +20,24 @@
 #define COUNT_ALL		(EVNTSEL_EN | EVNTSEL_OS | EVNTSEL_USR)
 
 static unsigned int arch_version;
+static DEFINE_PER_CPU(u64, saved_global_ctrl);
 
-/* Zero the selects and, from version 2 on, let every counter count. */
-static void arch_clear_counters(struct pc_cache *cache)
+/* From version 2 on, a counter counts only if its global bit is set too. */
+static void arch_reserve_cpu(void)
 {
 	u64 global;
 
-	pc_clear_evntsels(cache);
 	if (arch_version < 2)
 		return;
 	global = pc_rdmsr(MSR_CORE_PERF_GLOBAL_CTRL);
+	this_cpu_write(saved_global_ctrl, global);
 	pc_wrmsr(MSR_CORE_PERF_GLOBAL_CTRL, global | pc_family.pmc_mask);
+}
+
+static void arch_release_cpu(void)
+{
+	if (arch_version >= 2)
+		pc_wrmsr(MSR_CORE_PERF_GLOBAL_CTRL, this_cpu_read(saved_global_ctrl));
 }
 
 /* Returns the number of general-purpose counters, 0 without arch perfmon. */
@@ -83,6 +92,8 @@ const struct perfctr_x86_family perfctr_arch_family = {
 		.enable = PC_EN_EACH,
 		.intr = EVNTSEL_INT,
 	},
-	.clear_counters = arch_clear_counters,
+	.clear_counters = pc_clear_evntsels,
+	.reserve_cpu = arch_reserve_cpu,
+	.release_cpu = arch_release_cpu,
 	P6_COMMON,
 };

@@ -93,6 +93,9 @@ struct perfctr_x86_family {
 	void (*stop_counter)(u32 pmc, struct pc_cache *cache);
 	/* Zero every control register of this CPU. */
 	void (*clear_counters)(struct pc_cache *cache);
+	/* Per CPU, around a reservation: global state to set and restore. */
+	void (*reserve_cpu)(void);
+	void (*release_cpu)(void);
 };
 
 extern const struct perfctr_x86_family perfctr_generic_family;
