@@ -72,6 +72,9 @@ static void global_start_cpu(void *unused)
 {
 	struct global_cpu *g = this_cpu_ptr(global_cpus);
 
+	/* HT thread 1 shares thread 0's registers; thread 0 counts both. */
+	if (cpumask_test_cpu(smp_processor_id(), &perfctr_cpus_forbidden_mask))
+		return;
 	perfctr_cpu_resume(&g->state);
 	g->active = true;
 	hrtimer_start(&g->timer, ns_to_ktime(GLOBAL_SAMPLE_NS),
