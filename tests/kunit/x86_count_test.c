@@ -361,3 +361,103 @@ static struct kunit_suite count_test_suite = {
 };
 
 kunit_test_suite(count_test_suite);
+
+/* Intel fixed-function counters, next to a general-purpose one. */
+#define FX(n)	(PERFCTR_X86_FIXED_PMC | (n))
+
+static int fixed_init(struct kunit *test)
+{
+	return sim_start(test, &sim_arch_v2);
+}
+
+static struct perfctr_cpu_state *fixed_state(struct kunit *test, bool imode)
+{
+	struct perfctr_cpu_state *state = sim_state(test);
+	struct perfctr_cpu_control *c = &state->control;
+
+	perfctr_info.features |= PERFCTR_FEATURE_PCINT;
+	c->tsc_on = 1;
+	c->nractrs = 3;
+	c->pmc_map[0] = 0;
+	c->evntsel[0] = EN | CPL | 0x3C;
+	c->pmc_map[1] = FX(0);
+	c->evntsel[1] = 0x3;
+	c->pmc_map[2] = FX(2);
+	c->evntsel[2] = 0x2;
+	if (imode) {
+		c->nrictrs = 1;
+		c->pmc_map[3] = FX(1);
+		c->evntsel[3] = 0xB;
+		c->ireset[3] = -100;
+	}
+	KUNIT_ASSERT_EQ(test, perfctr_cpu_update_control(state, false), 0);
+	return state;
+}
+
+static void fixed_counting_and_caching(struct kunit *test)
+{
+	struct perfctr_cpu_state *state = fixed_state(test, false);
+	unsigned int i, w;
+
+	perfctr_x86_sim.fixed[2] = 0xFFFFFFFF00ULL;	/* about to wrap */
+	sim_resume(state);
+	/* Both fixed fields land in the one shared control register. */
+	KUNIT_EXPECT_EQ(test, perfctr_x86_sim.fixed_ctrl, 0x203ULL);
+	perfctr_x86_sim_tick(400);
+	sim_sample(state);
+	perfctr_x86_sim_tick(600);
+	sim_suspend(state);
+	for (i = 0; i < 3; i++)
+		KUNIT_EXPECT_EQ(test, state->pmc[i].sum, 1000ULL);
+	w = perfctr_x86_sim.nr_wrmsr;
+	sim_resume(state);
+	KUNIT_EXPECT_EQ(test, perfctr_x86_sim.nr_wrmsr, w);
+	sim_suspend(state);
+	KUNIT_EXPECT_EQ(test, perfctr_x86_sim.nr_bad, 0U);
+}
+
+static void fixed_imode_overflow(struct kunit *test)
+{
+	struct perfctr_cpu_state *state = fixed_state(test, true);
+
+	sim_resume(state);
+	KUNIT_EXPECT_EQ(test, perfctr_x86_sim_counter(FX(1)),
+			(u64)-100 & ((1ULL << 48) - 1));
+	KUNIT_EXPECT_EQ(test, perfctr_x86_sim.fixed_ctrl, 0x2B3ULL);
+	perfctr_x86_sim_tick(150);
+	KUNIT_EXPECT_EQ(test, perfctr_x86_sim.ovf_pending, BIT(24 + 1));
+	sim_suspend(state);
+	/* Suspend cleared only the i-mode counter's field. */
+	KUNIT_EXPECT_EQ(test, perfctr_x86_sim.fixed_ctrl, 0x203ULL);
+	KUNIT_EXPECT_EQ(test, perfctr_cpu_identify_overflow(state), BIT(3));
+	KUNIT_EXPECT_EQ(test, state->pmc[3].sum, 150ULL);
+	sim_resume(state);
+	KUNIT_EXPECT_EQ(test, perfctr_x86_sim_counter(FX(1)),
+			(u64)-100 & ((1ULL << 48) - 1));
+	KUNIT_EXPECT_EQ(test, perfctr_x86_sim.fixed_ctrl, 0x2B3ULL);
+	sim_suspend(state);
+	KUNIT_EXPECT_EQ(test, perfctr_x86_sim.nr_bad, 0U);
+}
+
+/* Reserving enables the fixed counters in the global control too. */
+static void fixed_global_enable(struct kunit *test)
+{
+	KUNIT_EXPECT_EQ(test, perfctr_x86_sim.global_ctrl >> 32, 0x7ULL);
+	KUNIT_EXPECT_EQ(test, perfctr_x86_sim.fixed_ctrl, 0ULL);
+}
+
+static struct kunit_case fixed_test_cases[] = {
+	KUNIT_CASE(fixed_counting_and_caching),
+	KUNIT_CASE(fixed_imode_overflow),
+	KUNIT_CASE(fixed_global_enable),
+	{}
+};
+
+static struct kunit_suite fixed_test_suite = {
+	.name = "perfctr_x86_fixed",
+	.init = fixed_init,
+	.exit = count_exit,
+	.test_cases = fixed_test_cases,
+};
+
+kunit_test_suite(fixed_test_suite);

@@ -26,7 +26,7 @@ static const struct detect_case detect_cases[] = {
 	{ &sim_winchip, "WinChip C6/2/3", 2, PERFCTR_FEATURE_RDPMC },
 	{ &sim_p6, "Intel P6", 2, RDI },
 	{ &sim_arch_v1, "Intel architectural perfmon", 2, RDI },
-	{ &sim_arch_v2, "Intel architectural perfmon", 4, RDI },
+	{ &sim_arch_v2, "Intel architectural perfmon", 4 + 3, RDI },
 	{ &sim_k7, "AMD K7", 4, RDI },
 	{ &sim_k8, "AMD K8", 4, RDI },
 	{ &sim_fam10, "AMD Family 10h+", 4, RDI },

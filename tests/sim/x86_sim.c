@@ -12,6 +12,8 @@
 #include <linux/string.h>
 #include <asm/processor.h>
 
+#include <perfctr/cpu.h>
+
 #include "x86_sim.h"
 #include "../../arch/x86/perfctr/regs.h"
 
@@ -83,7 +85,7 @@ const struct perfctr_x86_sim_model sim_arch_v1 = {
 const struct perfctr_x86_sim_model sim_arch_v2 = {
 	.name = "arch-v2", .vendor = X86_VENDOR_INTEL, .family = 6,
 	.model = 0x3A, .has_tsc = true, .has_mmx = true, .cpuid_level = 13,
-	.cpuid_a_eax = 0x07300402, .kind = SIM_ARCH, .pmc_mask = 0xF,
+	.cpuid_a_eax = 0x07300402, .nr_fixed = 3, .kind = SIM_ARCH, .pmc_mask = 0xF,
 	.sel_msr = 0x186, .ctr_msr = 0xC1, .stride = 1, .width = 48,
 	.sext31 = true,
 };
@@ -213,7 +215,7 @@ void perfctr_x86_sim_reset(const struct perfctr_x86_sim_model *m)
 	S.m = m;
 	/* Architectural perfmon v2 powers up with its counters enabled. */
 	if (m->kind == SIM_ARCH)
-		S.global_ctrl = m->pmc_mask;
+		S.global_ctrl = m->pmc_mask | ((BIT_ULL(m->nr_fixed) - 1) << 32);
 }
 
 static u64 width_mask(void)
@@ -241,6 +243,13 @@ static u64 *sim_reg(u32 msr, bool *is_ctr, unsigned int *pmc)
 		return &S.cesr;
 	if (arch_version2() && msr == 0x38F)
 		return &S.global_ctrl;
+	if (arch_version2() && msr == 0x38D)
+		return &S.fixed_ctrl;
+	if (arch_version2() && msr >= 0x309 && msr < 0x309 + m->nr_fixed) {
+		*is_ctr = true;
+		*pmc = PERFCTR_X86_FIXED_PMC | (msr - 0x309);
+		return &S.fixed[msr - 0x309];
+	}
 	for (i = 0; i < SIM_MAX_CTRS; i++) {
 		if (!(m->pmc_mask & (1U << i)))
 			continue;
@@ -283,9 +292,28 @@ static bool counting(unsigned int pmc)
 	}
 }
 
+/* Fixed counter @i counts if its field has a CPL bit and it is enabled. */
+static void sim_tick_fixed(u64 n)
+{
+	unsigned int i;
+
+	for (i = 0; i < S.m->nr_fixed; i++) {
+		u32 field = (S.fixed_ctrl >> (4 * i)) & 0xF;
+		u64 old = S.fixed[i];
+
+		if (S.m->dead || !(field & 3) || !(S.global_ctrl & BIT_ULL(32 + i)))
+			continue;
+		S.fixed[i] = (old + n) & width_mask();
+		if (S.fixed[i] < old && (field & 8))
+			S.ovf_pending |= BIT(24 + i);
+	}
+}
+
 void perfctr_x86_sim_tick(u64 n)
 {
 	unsigned int pmc;
+
+	sim_tick_fixed(n);
 
 	for (pmc = 0; pmc < SIM_MAX_CTRS; pmc++) {
 		u64 old = S.ctr[pmc], new;
@@ -309,6 +337,8 @@ void perfctr_x86_sim_tick(u64 n)
 
 u64 perfctr_x86_sim_counter(unsigned int pmc)
 {
+	if (pmc & PERFCTR_X86_FIXED_PMC)
+		return S.fixed[pmc & 0x1F];
 	return S.ctr[pmc];
 }
 
@@ -334,6 +364,13 @@ u64 perfctr_sim_rdpmc(u32 index)
 	u32 i = fast ? index & 0x1F : index;
 
 	S.nr_rdpmc++;
+	if (S.m->kind == SIM_ARCH && (index & PERFCTR_X86_FIXED_PMC)) {
+		i = index & ~PERFCTR_X86_FIXED_PMC;
+		if (arch_version2() && i < S.m->nr_fixed)
+			return S.fixed[i];
+		bad_access(index);
+		return 0;
+	}
 	if (S.m->no_rdpmc || i >= SIM_MAX_CTRS || !(S.m->pmc_mask & BIT(i))) {
 		bad_access(index);
 		return 0;
@@ -389,8 +426,10 @@ void perfctr_sim_wrmsr(u32 msr, u64 val)
 void perfctr_sim_cpuid(u32 leaf, u32 *a, u32 *b, u32 *c, u32 *d)
 {
 	*a = *b = *c = *d = 0;
-	if (leaf == 0xA && S.m->cpuid_level >= 0xA)
+	if (leaf == 0xA && S.m->cpuid_level >= 0xA) {
 		*a = S.m->cpuid_a_eax;
+		*d = S.m->nr_fixed | (S.m->nr_fixed ? S.m->width << 5 : 0);
+	}
 }
 
 void perfctr_sim_cpu_ident(struct pc_cpu_ident *id)

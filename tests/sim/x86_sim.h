@@ -34,6 +34,7 @@ struct perfctr_x86_sim_model {
 	bool has_tsc, has_mmx, has_perfctr_core;
 	unsigned int cpuid_level;
 	u32 cpuid_a_eax;		/* CPUID 0xA EAX: version, counters */
+	unsigned int nr_fixed;		/* fixed-function counters (0xA EDX) */
 	enum sim_kind kind;
 	u32 pmc_mask;			/* counters that exist */
 	u32 sel_msr, ctr_msr, stride;
@@ -54,8 +55,11 @@ struct perfctr_x86_sim {
 	u64 cesr;
 	u64 global_ctrl;
 	u64 escr[SIM_P4_NR_ESCRS];	/* P4 */
+	u64 fixed[4];			/* Intel fixed-function counters */
+	u64 fixed_ctrl;
 	u64 pebs_enable, pebs_matrix_vert;
-	u32 ovf_pending;		/* counters whose overflow interrupted */
+	u32 ovf_pending;		/* overflows that interrupted: bit n for
+					 * counter n, bit 24 + n for fixed n */
 	u64 autotick;			/* events per MSR read: time passing */
 	bool kernel_busy;		/* perf_events holds the counters */
 	u32 lvtpc;			/* the local APIC's LVTPC entry */
@@ -79,7 +83,7 @@ void perfctr_x86_sim_reset(const struct perfctr_x86_sim_model *m);
 /* @n events happen: every enabled counter advances by @n. */
 void perfctr_x86_sim_tick(u64 n);
 
-/* The value of hardware counter @pmc, full width. */
+/* The value of hardware counter @pmc (or PERFCTR_X86_FIXED_PMC | n), full width. */
 u64 perfctr_x86_sim_counter(unsigned int pmc);
 
 #endif /* _PERFCTR_X86_SIM_H */

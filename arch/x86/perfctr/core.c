@@ -364,42 +364,35 @@ static const char *pc_selftest(void)
 	return why;
 }
 
-static void pc_use_family(const struct perfctr_x86_family *f,
-			  unsigned int nrctrs)
+static void pc_use_family(const struct perfctr_x86_family *f)
 {
 	pc_family = *f;
-	pc_family.nrctrs = nrctrs;
-	/* Families sized by CPUID have counters 0..nrctrs-1. */
-	if (!f->pmc_mask)
-		pc_family.pmc_mask = nrctrs ? GENMASK(nrctrs - 1, 0) : 0;
 	perfctr_info.family_id = f->id;
 	perfctr_info.features = f->features;
-	perfctr_info.nrctrs = nrctrs;
+	perfctr_info.nrctrs = f->nrctrs;
 }
 
 int perfctr_cpu_init(void)
 {
-	const struct perfctr_x86_family *f;
+	struct perfctr_x86_family f;
 	struct pc_cpu_ident id;
-	unsigned int nrctrs = 0;
 	const char *why;
 
 	memset(&perfctr_info, 0, sizeof(perfctr_info));
 	cpumask_clear(&perfctr_cpus_forbidden_mask);
 	pc_cpu_ident(&id);
-	f = pc_detect_family(&id, &nrctrs, &why);
-	if (!f)
+	if (pc_detect_family(&id, &f, &why))
 		return -ENODEV;
 
-	pc_use_family(f, nrctrs);
-	if (f->pmi && id.has_apic)
+	pc_use_family(&f);
+	if (f.pmi && id.has_apic)
 		perfctr_info.features |= PERFCTR_FEATURE_PCINT;
-	perfctr_info.name = f->name;
+	perfctr_info.name = f.name;
 	perfctr_info.fallback_reason = why;
-	if (f->id == PERFCTR_X86_INTEL_P4 && id.siblings > 1)
+	if (f.id == PERFCTR_X86_INTEL_P4 && id.siblings > 1)
 		pc_thread1_cpus(&perfctr_cpus_forbidden_mask);
 	/* Counters the kernel holds exist; leave them alone then. */
-	if (nrctrs && pc_reserve_kernel()) {
+	if (f.nrctrs && pc_reserve_kernel()) {
 		preempt_disable();
 		why = pc_selftest();
 		preempt_enable();
@@ -407,7 +400,7 @@ int perfctr_cpu_init(void)
 		if (why) {
 			if (!id.has_tsc)
 				return -ENODEV;
-			pc_use_family(&perfctr_generic_family, 0);
+			pc_use_family(&perfctr_generic_family);
 			perfctr_info.fallback_reason = why;
 		}
 	}

@@ -82,21 +82,14 @@ static const char *pc_no_driver(const struct pc_cpu_ident *id)
 	return NULL;
 }
 
-const struct perfctr_x86_family *pc_detect_family(const struct pc_cpu_ident *id,
-						  unsigned int *nrctrs,
-						  const char **why)
+int pc_detect_family(const struct pc_cpu_ident *id,
+		     struct perfctr_x86_family *out, const char **why)
 {
 	const struct perfctr_x86_family *f = NULL;
-	unsigned int n;
 
 	*why = NULL;
-	if (id->vendor == X86_VENDOR_INTEL) {
-		n = pc_arch_perfmon_probe(id);
-		if (n) {
-			*nrctrs = n;
-			return &perfctr_arch_family;
-		}
-	}
+	if (id->vendor == X86_VENDOR_INTEL && pc_arch_perfmon_probe(id, out))
+		return 0;
 	if (id->vendor == X86_VENDOR_INTEL && id->family == 15) {
 		pc_p4_setup(id);			/* every NetBurst model */
 		f = &perfctr_p4_family;
@@ -105,11 +98,12 @@ const struct perfctr_x86_family *pc_detect_family(const struct pc_cpu_ident *id,
 	} else {
 		f = pc_table(id);
 	}
-	if (f) {
-		*nrctrs = f->nrctrs;
-		return f;
+	if (!f) {
+		*why = pc_no_driver(id);
+		if (!id->has_tsc)
+			return -ENODEV;
+		f = &perfctr_generic_family;
 	}
-	*nrctrs = 0;
-	*why = pc_no_driver(id);
-	return id->has_tsc ? &perfctr_generic_family : NULL;
+	*out = *f;
+	return 0;
 }

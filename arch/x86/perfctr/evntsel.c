@@ -33,6 +33,9 @@ static int check_one(const struct perfctr_cpu_state *state, unsigned int i)
 	u32 pmc = control->pmc_map[i];
 	bool imode = i >= control->nractrs;
 
+	if (pc_is_fixed(pmc))
+		return pc_family.check_fixed ? pc_family.check_fixed(control, i)
+					     : -EINVAL;
 	if (pmc >= 32 || !(pc_family.pmc_mask & (1U << pmc)))
 		return -EINVAL;
 	if (evntsel & rules->reserved)
@@ -46,20 +49,26 @@ static int check_one(const struct perfctr_cpu_state *state, unsigned int i)
 	return check_enable(state, pmc, evntsel);
 }
 
+/* A bit per hardware counter: general-purpose 0-31, fixed 32 and up. */
+static u64 counter_bit(u32 pmc)
+{
+	return pc_is_fixed(pmc) ? BIT_ULL(32 + PC_HW_INDEX(pmc)) : BIT_ULL(pmc);
+}
+
 int pc_check_evntsels(const struct perfctr_cpu_state *state, bool is_global)
 {
 	const struct perfctr_cpu_control *control = &state->control;
 	unsigned int i, nrctrs = control->nractrs + control->nrictrs;
-	u32 used = 0;
+	u64 used = 0;
 	int err;
 
 	for (i = 0; i < nrctrs; i++) {
 		err = check_one(state, i);
 		if (err)
 			return err;
-		if (used & (1U << control->pmc_map[i]))
+		if (used & counter_bit(control->pmc_map[i]))
 			return -EINVAL;		/* two counters, one register */
-		used |= 1U << control->pmc_map[i];
+		used |= counter_bit(control->pmc_map[i]);
 	}
 	/* Without EVNTSEL0's global enable no P6 counter counts. */
 	if (pc_family.rules.enable == PC_EN_PMC0 && used && !(used & 1))
@@ -82,6 +91,8 @@ void pc_write_evntsels(const struct perfctr_cpu_state *state,
 		u32 pmc = state->pmc[i].map;
 		u64 val = evntsel_value(&state->control, i);
 
+		if (pc_is_fixed(pmc))
+			continue;		/* see p6.c */
 		if (cache->ctl[pmc] != val) {
 			pc_wrmsr(pc_sel_msr(pmc), val);
 			cache->ctl[pmc] = val;

@@ -22,6 +22,66 @@
 static unsigned int arch_version;
 static DEFINE_PER_CPU(u64, saved_global_ctrl);
 
+/* A fixed counter's field in IA32_FIXED_CTR_CTRL. */
+#define FIXED_OS		0x1U
+#define FIXED_USR		0x2U
+#define FIXED_PMI		0x8U	/* bit 2, AnyThread, is refused */
+#define FIXED_SHIFT(pmc)	(4 * PC_HW_INDEX(pmc))
+
+static int arch_check_fixed(const struct perfctr_cpu_control *c, unsigned int i)
+{
+	u32 pmc = c->pmc_map[i], field = c->evntsel[i];
+	bool imode = i >= c->nractrs;
+
+	if (pmc & ~(PERFCTR_X86_FIXED_PMC | 0x1F) ||
+	    !(pc_family.fixed_mask & BIT(PC_HW_INDEX(pmc))))
+		return -EINVAL;
+	if (field & ~(FIXED_OS | FIXED_USR | FIXED_PMI) || c->evntsel_high[i])
+		return -EINVAL;
+	if (!(field & (FIXED_OS | FIXED_USR)))
+		return -EINVAL;
+	return !!(field & FIXED_PMI) == imode ? 0 : -EINVAL;
+}
+
+/* All fixed counters share one control register. */
+static void arch_write_control(const struct perfctr_cpu_state *state,
+			       struct pc_cache *cache)
+{
+	unsigned int i, nrctrs = perfctr_cstatus_nrctrs(state->cstatus);
+	u64 ctrl = 0;
+
+	pc_write_evntsels(state, cache);
+	if (!pc_family.fixed_mask)
+		return;
+	for (i = 0; i < nrctrs; i++)
+		if (pc_is_fixed(state->pmc[i].map))
+			ctrl |= (u64)state->control.evntsel[i] <<
+				FIXED_SHIFT(state->pmc[i].map);
+	if (cache->fixed_ctrl != ctrl) {
+		pc_wrmsr(MSR_CORE_PERF_FIXED_CTR_CTRL, ctrl);
+		cache->fixed_ctrl = ctrl;
+	}
+}
+
+static void arch_stop_counter(u32 pmc, struct pc_cache *cache)
+{
+	if (!pc_is_fixed(pmc)) {
+		pc_stop_evntsel(pmc, cache);
+		return;
+	}
+	cache->fixed_ctrl &= ~(0xFULL << FIXED_SHIFT(pmc));
+	pc_wrmsr(MSR_CORE_PERF_FIXED_CTR_CTRL, cache->fixed_ctrl);
+}
+
+static void arch_clear_counters(struct pc_cache *cache)
+{
+	pc_clear_evntsels(cache);
+	if (pc_family.fixed_mask) {
+		pc_wrmsr(MSR_CORE_PERF_FIXED_CTR_CTRL, 0);
+		cache->fixed_ctrl = 0;
+	}
+}
+
 /* From version 2 on, a counter counts only if its global bit is set too. */
 static void arch_reserve_cpu(void)
 {
@@ -31,7 +91,8 @@ static void arch_reserve_cpu(void)
 		return;
 	global = pc_rdmsr(MSR_CORE_PERF_GLOBAL_CTRL);
 	this_cpu_write(saved_global_ctrl, global);
-	pc_wrmsr(MSR_CORE_PERF_GLOBAL_CTRL, global | pc_family.pmc_mask);
+	pc_wrmsr(MSR_CORE_PERF_GLOBAL_CTRL, global | pc_family.pmc_mask |
+		 ((u64)pc_family.fixed_mask << 32));
 }
 
 static void arch_release_cpu(void)
@@ -40,20 +101,30 @@ static void arch_release_cpu(void)
 		pc_wrmsr(MSR_CORE_PERF_GLOBAL_CTRL, this_cpu_read(saved_global_ctrl));
 }
 
-/* Returns the number of general-purpose counters, 0 without arch perfmon. */
-unsigned int pc_arch_perfmon_probe(const struct pc_cpu_ident *id)
+/*
+ * CPUID leaf 0xA: EAX[7:0] version, EAX[15:8] general-purpose counters;
+ * from version 2, EDX[4:0] fixed-function counters.
+ */
+bool pc_arch_perfmon_probe(const struct pc_cpu_ident *id,
+			   struct perfctr_x86_family *out)
 {
 	u32 eax, ebx, ecx, edx;
-	unsigned int n;
+	unsigned int gp, fixed = 0;
 
 	if (id->cpuid_level < 0xA)
-		return 0;
+		return false;
 	pc_cpuid(0xA, &eax, &ebx, &ecx, &edx);
 	arch_version = eax & 0xFF;
-	n = (eax >> 8) & 0xFF;
-	if (!arch_version || !n)
-		return 0;
-	return min_t(unsigned int, n, PERFCTR_NR_PMCS);
+	gp = min_t(unsigned int, (eax >> 8) & 0xFF, PERFCTR_NR_PMCS);
+	if (!arch_version || !gp)
+		return false;
+	if (arch_version >= 2)
+		fixed = min_t(unsigned int, edx & 0x1F, PERFCTR_NR_PMCS - gp);
+	*out = perfctr_arch_family;
+	out->nrctrs = gp + fixed;
+	out->pmc_mask = GENMASK(gp - 1, 0);
+	out->fixed_mask = fixed ? GENMASK(fixed - 1, 0) : 0;
+	return true;
 }
 
 #define P6_COMMON						\
@@ -63,9 +134,7 @@ unsigned int pc_arch_perfmon_probe(const struct pc_cpu_ident *id)
 	.sel_msr = MSR_P6_EVNTSEL0,				\
 	.ctr_msr = MSR_P6_PERFCTR0,				\
 	.msr_stride = 1,					\
-	.check_control = pc_check_evntsels,			\
-	.write_control = pc_write_evntsels,			\
-	.stop_counter = pc_stop_evntsel
+	.check_control = pc_check_evntsels
 
 const struct perfctr_x86_family perfctr_p6_family = {
 	.name = "Intel P6",
@@ -78,11 +147,13 @@ const struct perfctr_x86_family perfctr_p6_family = {
 		.enable = PC_EN_PMC0,
 		.intr = EVNTSEL_INT,
 	},
+	.write_control = pc_write_evntsels,
+	.stop_counter = pc_stop_evntsel,
 	.clear_counters = pc_clear_evntsels,
 	P6_COMMON,
 };
 
-/* nrctrs and pmc_mask come from CPUID at detection. */
+/* Counter counts and masks come from CPUID: pc_arch_perfmon_probe(). */
 const struct perfctr_x86_family perfctr_arch_family = {
 	.name = "Intel architectural perfmon",
 	.id = PERFCTR_X86_INTEL_ARCH,
@@ -92,7 +163,10 @@ const struct perfctr_x86_family perfctr_arch_family = {
 		.enable = PC_EN_EACH,
 		.intr = EVNTSEL_INT,
 	},
-	.clear_counters = pc_clear_evntsels,
+	.check_fixed = arch_check_fixed,
+	.write_control = arch_write_control,
+	.stop_counter = arch_stop_counter,
+	.clear_counters = arch_clear_counters,
 	.reserve_cpu = arch_reserve_cpu,
 	.release_cpu = arch_release_cpu,
 	P6_COMMON,

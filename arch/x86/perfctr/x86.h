@@ -37,11 +37,17 @@ struct pc_cache {
 	u32 id;				/* control loaded, or 0 if unknown */
 	u64 ctl[PERFCTR_NR_PMCS];	/* last value written, per hw counter */
 	u64 escr[PC_NR_ESCRS];		/* P4 only */
+	u64 fixed_ctrl;			/* Intel fixed-function counters */
 	u64 pebs_enable, pebs_matrix_vert;
 };
 
 /* pmc_map[] may carry flags above the counter number (P4 fast RDPMC). */
 #define PC_HW_INDEX(pmc)	((pmc) & 0x1F)
+
+static inline bool pc_is_fixed(u32 pmc)
+{
+	return pmc & PERFCTR_X86_FIXED_PMC;
+}
 
 /* Event select bits with the same meaning on P6, K7 and later. */
 #define EVNTSEL_USR		0x00010000U
@@ -70,6 +76,7 @@ struct perfctr_x86_family {
 	enum perfctr_x86_family_id id;
 	unsigned int nrctrs;
 	u32 pmc_mask;			/* valid hardware counter numbers */
+	u32 fixed_mask;			/* valid Intel fixed-function counters */
 	unsigned int features;		/* PERFCTR_FEATURE_RDPMC, _RDTSC */
 	bool tsc_broken;		/* tsc_on is refused (WinChip) */
 	bool read_by_msr;		/* no RDPMC: read with RDMSR (P5) */
@@ -81,6 +88,8 @@ struct perfctr_x86_family {
 	u32 selftest_aux_msr;		/* written with selftest_aux first */
 	u32 selftest_aux;
 	struct pc_evntsel_rules rules;
+	/* Rules for a fixed-function counter i (pc_check_evntsels); or NULL. */
+	int (*check_fixed)(const struct perfctr_cpu_control *c, unsigned int i);
 	/* Family rules beyond the per-counter ones; NULL if none. */
 	int (*check_control)(const struct perfctr_cpu_state *state,
 			     bool is_global);
@@ -133,16 +142,17 @@ void pc_irq_restore_cpu(void);
 int pc_irq_init(void);
 void pc_irq_exit(void);
 
-/* Number of arch perfmon counters (and version, kept in p6.c), or 0. */
-unsigned int pc_arch_perfmon_probe(const struct pc_cpu_ident *id);
+/* Fills @out from CPUID leaf 0xA; false without architectural perfmon. */
+bool pc_arch_perfmon_probe(const struct pc_cpu_ident *id,
+			   struct perfctr_x86_family *out);
 
 /*
- * Detection: the family for this CPU, or NULL; see detect.c. @why says
- * why a CPU of a known vendor gets only the generic driver.
+ * Detection (detect.c): fills @out with the driver for this CPU, sized
+ * from CPUID where the family is; -ENODEV if there is none. @why says why
+ * a CPU of a known vendor gets only the generic driver.
  */
-const struct perfctr_x86_family *pc_detect_family(const struct pc_cpu_ident *id,
-						  unsigned int *nrctrs,
-						  const char **why);
+int pc_detect_family(const struct pc_cpu_ident *id,
+		     struct perfctr_x86_family *out, const char **why);
 
 static inline u32 pc_sel_msr(u32 pmc)
 {
@@ -151,6 +161,8 @@ static inline u32 pc_sel_msr(u32 pmc)
 
 static inline u32 pc_ctr_msr(u32 pmc)
 {
+	if (pc_is_fixed(pmc))
+		return MSR_CORE_PERF_FIXED_CTR0 + PC_HW_INDEX(pmc);
 	return pc_family.ctr_msr + PC_HW_INDEX(pmc) * pc_family.msr_stride;
 }
 

@@ -12,6 +12,14 @@
 #define PERFCTR_NR_PMCS		18
 
 /*
+ * pmc_map[] of Intel's fixed-function counter n (architectural perfmon
+ * version 2 and later): PERFCTR_X86_FIXED_PMC | n, as RDPMC takes it. Its
+ * evntsel[] is the counter's 4-bit field of IA32_FIXED_CTR_CTRL: bit 0
+ * counts at CPL 0, bit 1 above CPL 0, bit 3 interrupts on overflow.
+ */
+#define PERFCTR_X86_FIXED_PMC	0x40000000U
+
+/*
  * Counters 0..nractrs-1 are a-mode (accumulating), the next nrictrs are
  * i-mode (interrupt on overflow). pmc_map[] holds the RDPMC index of
  * each counter, never an MSR number. All four _reserved words must be 0.
