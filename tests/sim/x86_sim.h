@@ -58,8 +58,8 @@ struct perfctr_x86_sim {
 	u64 fixed[4];			/* Intel fixed-function counters */
 	u64 fixed_ctrl;
 	u64 pebs_enable, pebs_matrix_vert;
-	u32 ovf_pending;		/* overflows that interrupted: bit n for
-					 * counter n, bit 24 + n for fixed n */
+	/* Overflows that interrupted: bit n, or bit 24 + n for fixed n. */
+	u32 ovf_pending;
 	u64 autotick;			/* events per MSR read: time passing */
 	bool kernel_busy;		/* perf_events holds the counters */
 	u32 lvtpc;			/* the local APIC's LVTPC entry */
