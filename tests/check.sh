@@ -92,7 +92,8 @@ fi
 section "test VM: KUnit and Check suites (x86_64, TCG, -smp 2)"
 mkdir -p "$BUILD/mods"
 rm -f "$BUILD/mods"/*.ko
-cp "$BUILD/x86_64"/perfctr.ko "$BUILD/x86_64"/perfctr_test.ko "$BUILD/mods/"
+cp "$BUILD/x86_64"/perfctr.ko "$BUILD/x86_64"/perfctr_test.ko \
+	"$BUILD/x86_64"/perfctr_simpmu.ko "$BUILD/mods/"
 make_initramfs "$BUILD/initramfs.cpio.gz" "$kb" "$BUILD/mods" "$BUILD/user"
 if "$ROOT/tests/vm/run-vm.sh" --timeout 600 "$kb/kernel-image" \
 	"$BUILD/initramfs.cpio.gz" check "$BUILD/vm-check.log"; then

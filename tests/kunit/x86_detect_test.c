@@ -121,6 +121,8 @@ static struct kunit_case detect_test_cases[] = {
 
 static struct kunit_suite detect_test_suite = {
 	.name = "perfctr_x86_detect",
+	.init = sim_pin,
+	.exit = sim_unpin,
 	.test_cases = detect_test_cases,
 };
 

@@ -19,13 +19,24 @@
 
 #define SIM_SERVICE "kunit"
 
+/* The simulated CPU and the driver's caches are per CPU: stay on one. */
+static inline int sim_pin(struct kunit *test)
+{
+	return set_cpus_allowed_ptr(current, cpumask_of(raw_smp_processor_id()));
+}
+
+static inline void sim_unpin(struct kunit *test)
+{
+	set_cpus_allowed_ptr(current, cpu_possible_mask);
+}
+
 static inline int sim_start(struct kunit *test,
 			    const struct perfctr_x86_sim_model *m)
 {
 	int err;
 
+	sim_pin(test);
 	perfctr_x86_sim_reset(m);
-	set_cpus_allowed_ptr(current, cpumask_of(raw_smp_processor_id()));
 	/* Let the self-test see time pass; tests tick explicitly after. */
 	perfctr_x86_sim.autotick = 1;
 	err = perfctr_cpu_init();
@@ -40,7 +51,7 @@ static inline void sim_stop(struct kunit *test)
 {
 	perfctr_cpu_release(SIM_SERVICE);
 	perfctr_cpu_exit();
-	set_cpus_allowed_ptr(current, cpu_possible_mask);
+	sim_unpin(test);
 }
 
 static inline struct perfctr_cpu_state *sim_state(struct kunit *test)

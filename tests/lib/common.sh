@@ -13,7 +13,7 @@ stage_module() {	# stage_module DIR
 	mkdir -p "$1/tests"
 	# shellcheck disable=SC2086
 	(cd "$ROOT" && cp -r $MODULE_SOURCES "$1/" &&
-		cp -r tests/kunit tests/sim "$1/tests/")
+		cp -r tests/kunit tests/sim tests/simpmu "$1/tests/")
 }
 
 build_module() {	# build_module KDIR DIR LOG [make args...]
@@ -37,6 +37,7 @@ make_initramfs() {
 	local out=$1 kb=$2 mods=$3 user=$4 extra=() f
 	for f in "$mods"/*.ko; do extra+=("/lib/modules/$(basename "$f")=$f"); done
 	for f in "$user"/check_*; do extra+=("/tests/$(basename "$f")=$f"); done
+	[ -f "$user/simpmu_check" ] && extra+=("/tests/simpmu_check=$user/simpmu_check")
 	extra+=("/bin/vm-exit=$user/vm-exit" "/bin/gperfctr=$user/gperfctr")
 	"$ROOT/tests/vm/build-initramfs.sh" "$out" "$kb/usr/gen_init_cpio" "${extra[@]}"
 }

@@ -10,6 +10,7 @@
 #include <linux/cpumask.h>
 #include <linux/errno.h>
 #include <linux/string.h>
+#include <asm/msr.h>
 #include <asm/processor.h>
 
 #include <perfctr/cpu.h>
@@ -21,8 +22,10 @@
 #define INT	0x00100000ULL
 #define CPL	0x00030000ULL	/* USR | OS */
 
-struct perfctr_x86_sim perfctr_x86_sim;
+DEFINE_PER_CPU(struct perfctr_x86_sim_state, perfctr_x86_sim_pcpu);
 #define S perfctr_x86_sim
+
+static void simpmu_setup(void);
 
 const struct perfctr_x86_sim_model sim_generic = {
 	.name = "generic", .vendor = X86_VENDOR_UNKNOWN, .family = 6,
@@ -342,9 +345,28 @@ u64 perfctr_x86_sim_counter(unsigned int pmc)
 	return S.ctr[pmc];
 }
 
+/* Live mode: enabled counters count the real cycles since the last access. */
+static void sim_live_advance(void)
+{
+	u64 now;
+
+	if (!S.live)
+		return;
+	now = rdtsc();
+	if (S.last_tsc)
+		perfctr_x86_sim_tick(now - S.last_tsc);
+	S.last_tsc = now;
+}
+
 u64 perfctr_sim_rdtsc(void)
 {
 	u64 now = S.tsc;
+
+	if (S.live) {
+		sim_live_advance();
+		S.nr_rdtsc++;
+		return S.last_tsc;
+	}
 
 	S.tsc += S.tsc_step;
 	S.nr_rdtsc++;
@@ -364,6 +386,7 @@ u64 perfctr_sim_rdpmc(u32 index)
 	u32 i = fast ? index & 0x1F : index;
 
 	S.nr_rdpmc++;
+	sim_live_advance();
 	if (S.m->kind == SIM_ARCH && (index & PERFCTR_X86_FIXED_PMC)) {
 		i = index & ~PERFCTR_X86_FIXED_PMC;
 		if (arch_version2() && i < S.m->nr_fixed)
@@ -387,6 +410,7 @@ int perfctr_sim_rdmsr_safe(u32 msr, u64 *val)
 	S.nr_rdmsr++;
 	if (!reg)
 		return -EIO;
+	sim_live_advance();
 	if (S.autotick)
 		perfctr_x86_sim_tick(S.autotick);
 	*val = *reg;
@@ -402,6 +426,7 @@ int perfctr_sim_wrmsr_safe(u32 msr, u64 val)
 	S.nr_wrmsr++;
 	if (!reg)
 		return -EIO;
+	sim_live_advance();
 	if (is_ctr && S.m->sext31)
 		val = (u64)(s64)(s32)(u32)val;
 	*reg = is_ctr ? val & width_mask() : val;
@@ -434,7 +459,11 @@ void perfctr_sim_cpuid(u32 leaf, u32 *a, u32 *b, u32 *c, u32 *d)
 
 void perfctr_sim_cpu_ident(struct pc_cpu_ident *id)
 {
-	const struct perfctr_x86_sim_model *m = S.m;
+	const struct perfctr_x86_sim_model *m;
+
+	if (!S.m)		/* simulated-PMU module: detection comes first */
+		simpmu_setup();
+	m = S.m;
 
 	memset(id, 0, sizeof(*id));
 	id->vendor = m->vendor;
@@ -496,3 +525,68 @@ void perfctr_sim_unregister_nmi(void)
 {
 	S.nmi_registered = false;
 }
+
+#ifdef PERFCTR_SIMPMU
+/*
+ * The simulated-PMU module (perfctr_simpmu.ko): the whole driver on a
+ * simulated CPU of the family named by model=, on every CPU, with counters
+ * that count real cycles. Test builds only.
+ */
+#include <linux/module.h>
+#include <linux/smp.h>
+
+static char *model = "k7";
+module_param(model, charp, 0444);
+MODULE_PARM_DESC(model, "simulated CPU: p5mmx p6 arch-v2 k7 zen c3 p4-model2 p4-model3-ht");
+
+static const struct perfctr_x86_sim_model *const simpmu_models[] = {
+	&sim_p5mmx, &sim_p6, &sim_arch_v2, &sim_k7, &sim_fam15, &sim_c3,
+	&sim_p4, &sim_p4_ht,
+};
+
+static const struct perfctr_x86_sim_model *simpmu_model(void)
+{
+	unsigned int i;
+
+	for (i = 0; i < ARRAY_SIZE(simpmu_models); i++)
+		if (!strcmp(simpmu_models[i]->name, model))
+			return simpmu_models[i];
+	return &sim_no_tsc;	/* unknown model: the driver refuses to load */
+}
+
+static void simpmu_setup(void)
+{
+	const struct perfctr_x86_sim_model *m = simpmu_model();
+	unsigned int cpu;
+
+	for_each_possible_cpu(cpu) {
+		struct perfctr_x86_sim_state *sim = per_cpu_ptr(&perfctr_x86_sim_pcpu, cpu);
+
+		memset(sim, 0, sizeof(*sim));
+		sim->m = m;
+		sim->live = true;
+		if (m->kind == SIM_ARCH)
+			sim->global_ctrl = m->pmc_mask |
+					   ((BIT_ULL(m->nr_fixed) - 1) << 32);
+	}
+}
+
+void perfctr_sim_on_each_cpu(void (*fn)(void *))
+{
+	on_each_cpu(fn, NULL, 1);
+}
+#else
+/* The KUnit simulation is one CPU at a time: "every CPU" is this one. */
+void perfctr_sim_on_each_cpu(void (*fn)(void *))
+{
+	unsigned long flags;
+
+	local_irq_save(flags);
+	fn(NULL);
+	local_irq_restore(flags);
+}
+
+static void simpmu_setup(void)
+{
+}
+#endif

@@ -9,6 +9,7 @@
 #ifndef _PERFCTR_X86_SIM_H
 #define _PERFCTR_X86_SIM_H
 
+#include <linux/percpu.h>
 #include <linux/types.h>
 
 #define SIM_MAX_CTRS	18
@@ -46,7 +47,7 @@ struct perfctr_x86_sim_model {
 	unsigned int siblings;		/* hardware threads per core */
 };
 
-struct perfctr_x86_sim {
+struct perfctr_x86_sim_state {
 	const struct perfctr_x86_sim_model *m;
 	u64 tsc;			/* value of the next RDTSC */
 	u64 tsc_step;			/* added to tsc after each RDTSC */
@@ -68,9 +69,16 @@ struct perfctr_x86_sim {
 	unsigned int nr_rdtsc, nr_rdpmc, nr_rdmsr, nr_wrmsr;
 	unsigned int nr_bad;		/* unsafe access to a missing register */
 	u32 last_bad;
+	bool live;			/* counters follow the real TSC */
+	u64 last_tsc;
 };
 
-extern struct perfctr_x86_sim perfctr_x86_sim;
+/*
+ * One simulated CPU per CPU. Tests pin themselves to one CPU; the driver
+ * calls in with preemption off; so the raw accessor is right.
+ */
+DECLARE_PER_CPU(struct perfctr_x86_sim_state, perfctr_x86_sim_pcpu);
+#define perfctr_x86_sim (*raw_cpu_ptr(&perfctr_x86_sim_pcpu))
 
 extern const struct perfctr_x86_sim_model sim_generic, sim_p5, sim_p5mmx,
 	sim_mii, sim_winchip, sim_p6, sim_arch_v1, sim_arch_v2, sim_k7,

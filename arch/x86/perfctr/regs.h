@@ -10,7 +10,6 @@
 #define _PERFCTR_X86_REGS_H
 
 #include <linux/cpumask.h>
-#include <linux/irqflags.h>
 #include <linux/types.h>
 
 /* What detection needs to know about the boot CPU. */
@@ -114,14 +113,11 @@ static inline void pc_unregister_nmi(void)
 	perfctr_sim_unregister_nmi();
 }
 
-/* The simulation is one CPU: "every CPU" is this one. */
+void perfctr_sim_on_each_cpu(void (*fn)(void *));
+
 static inline void pc_on_each_cpu(void (*fn)(void *))
 {
-	unsigned long flags;
-
-	local_irq_save(flags);
-	fn(NULL);
-	local_irq_restore(flags);
+	perfctr_sim_on_each_cpu(fn);
 }
 
 static inline bool pc_reserve_kernel_ctr(u32 ctr_msr, u32 sel_msr)

@@ -1,0 +1,228 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * Check suite for the simulated-PMU module (perfctr_simpmu.ko model=NAME,
+ * NAME in $PERFCTR_SIM_MODEL): global mode with real counter programming
+ * on a family whose simulated counters count real cycles. Each a-mode
+ * counter must track the TSC; a control the family refuses must leave the
+ * running one alone; a hyper-threaded P4's thread 1 must stay idle.
+ */
+#include <check.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include <perfctr/perfctr.h>
+
+#define INFO_PATH	"/proc/perfctr/info"
+#define GLOBAL_PATH	"/proc/perfctr/global"
+#define MAX_CPUS	64
+#define ARRAY_SIZE(a)	(sizeof(a) / sizeof((a)[0]))
+
+struct model {
+	const char *name, *cpu_type, *forbidden;
+	unsigned int nrctrs;
+	void (*good)(struct perfctr_cpu_control *c);	/* tsc + 2 counters */
+	void (*bad)(struct perfctr_cpu_control *c);	/* one rule broken */
+};
+
+#define EN_CPL	0x00430000U	/* EN | OS | USR */
+
+static void k7_good(struct perfctr_cpu_control *c)
+{
+	c->nractrs = 2;
+	c->pmc_map[0] = 0;
+	c->evntsel[0] = EN_CPL | 0x76;
+	c->pmc_map[1] = 3;
+	c->evntsel[1] = EN_CPL | 0xC0;
+}
+
+static void k7_bad(struct perfctr_cpu_control *c)
+{
+	k7_good(c);
+	c->evntsel[1] &= ~0x00400000U;		/* no enable bit */
+}
+
+static void arch_good(struct perfctr_cpu_control *c)
+{
+	c->nractrs = 2;
+	c->pmc_map[0] = 1;
+	c->evntsel[0] = EN_CPL | 0x3C;
+	c->pmc_map[1] = PERFCTR_X86_FIXED_PMC | 1;
+	c->evntsel[1] = 0x3;
+}
+
+static void arch_bad(struct perfctr_cpu_control *c)
+{
+	arch_good(c);
+	c->evntsel[1] = 0x7;			/* AnyThread */
+}
+
+#define P4_CCCR(sel)	((1U << 12) | ((sel) << 13) | (3U << 16))
+#define P4_ESCR		((0x13U << 25) | (1U << 9) | 0xC)
+
+static void p4_good(struct perfctr_cpu_control *c)
+{
+	c->nractrs = 2;
+	c->pmc_map[0] = 0x80000000U | 0;	/* fast RDPMC */
+	c->evntsel[0] = P4_CCCR(6);		/* FSB_ESCR0 */
+	c->p4.escr[0] = P4_ESCR;
+	c->pmc_map[1] = 0x80000000U | 12;
+	c->evntsel[1] = P4_CCCR(4);		/* CRU_ESCR0 */
+	c->p4.escr[1] = P4_ESCR;
+}
+
+static void p4_bad(struct perfctr_cpu_control *c)
+{
+	p4_good(c);
+	c->evntsel[1] |= 1;			/* reserved CCCR bit */
+}
+
+static const struct model models[] = {
+	{ "k7", "AMD K7", "", 4, k7_good, k7_bad },
+	{ "arch-v2", "Intel architectural perfmon", "", 7, arch_good, arch_bad },
+	{ "p4-model3-ht", "Intel P4", "1", 18, p4_good, p4_bad },
+};
+
+static const struct model *model;
+
+static char *info_field(const char *key)
+{
+	static char value[256];
+	char line[512];
+	size_t klen = strlen(key);
+	FILE *f = fopen(INFO_PATH, "r");
+	char *found = NULL;
+
+	if (!f)
+		return NULL;
+	while (fgets(line, sizeof(line), f)) {
+		if (strncmp(line, key, klen) || line[klen] != ':')
+			continue;
+		snprintf(value, sizeof(value), "%s", line + klen + 1);
+		value[strcspn(value, "\n")] = 0;
+		found = value + (value[0] == ' ');
+		break;
+	}
+	fclose(f);
+	return found;
+}
+
+static int open_global(void)
+{
+	int fd = open(GLOBAL_PATH, O_RDWR);
+
+	ck_assert_msg(fd >= 0, "open: %s", strerror(errno));
+	return fd;
+}
+
+static ssize_t apply(int fd, void (*fill)(struct perfctr_cpu_control *c))
+{
+	struct perfctr_cpu_control c;
+
+	memset(&c, 0, sizeof(c));
+	if (fill) {
+		c.tsc_on = 1;
+		fill(&c);
+	}
+	return write(fd, &c, sizeof(c));
+}
+
+static int read_sums(int fd, struct perfctr_sum_ctrs *sums)
+{
+	ssize_t n = pread(fd, sums, MAX_CPUS * sizeof(*sums), 0);
+
+	ck_assert_int_gt(n, 0);
+	return n / sizeof(*sums);
+}
+
+static int forbidden(int cpu)
+{
+	return model->forbidden[0] && atoi(model->forbidden) == cpu;
+}
+
+START_TEST(info_names_family)
+{
+	ck_assert_str_eq(info_field("cpu_type"), model->cpu_type);
+	ck_assert_str_eq(info_field("fallback"), "none");
+	ck_assert_int_eq(atoi(info_field("nrctrs")), model->nrctrs);
+	ck_assert_ptr_nonnull(strstr(info_field("features"), "pcint"));
+	ck_assert_str_eq(info_field("cpus_forbidden"), model->forbidden);
+}
+
+START_TEST(global_counters_track_tsc)
+{
+	struct perfctr_sum_ctrs sums[MAX_CPUS];
+	int fd = open_global(), cpu, n, counted = 0;
+
+	ck_assert_int_eq(apply(fd, model->good), sizeof(struct perfctr_cpu_control));
+	usleep(300000);
+	n = read_sums(fd, sums);
+	for (cpu = 0; cpu < n; cpu++) {
+		unsigned long long tsc = sums[cpu].tsc;
+		int i;
+
+		if (forbidden(cpu)) {
+			ck_assert_uint_eq(tsc, 0);
+			ck_assert_uint_eq(sums[cpu].pmc[0], 0);
+			continue;
+		}
+		if (!tsc)
+			continue;	/* not online */
+		counted++;
+		for (i = 0; i < 2; i++) {
+			ck_assert_uint_gt(sums[cpu].pmc[i], tsc * 9 / 10);
+			ck_assert_uint_lt(sums[cpu].pmc[i], tsc * 11 / 10);
+		}
+	}
+	ck_assert_int_gt(counted, 0);
+	ck_assert_int_eq(apply(fd, NULL), sizeof(struct perfctr_cpu_control));
+	close(fd);
+}
+
+START_TEST(global_refused_control_keeps_old)
+{
+	struct perfctr_sum_ctrs before[MAX_CPUS], after[MAX_CPUS];
+	int fd = open_global();
+
+	ck_assert_int_eq(apply(fd, model->good), sizeof(struct perfctr_cpu_control));
+	usleep(50000);
+	read_sums(fd, before);
+	errno = 0;
+	ck_assert_int_eq(apply(fd, model->bad), -1);
+	ck_assert_int_eq(errno, EINVAL);
+	usleep(50000);
+	read_sums(fd, after);
+	ck_assert_uint_gt(after[0].pmc[1], before[0].pmc[1]);
+	ck_assert_int_eq(apply(fd, NULL), sizeof(struct perfctr_cpu_control));
+	close(fd);
+}
+
+int main(void)
+{
+	const char *name = getenv("PERFCTR_SIM_MODEL");
+	Suite *s = suite_create("simpmu");
+	TCase *tc = tcase_create(name ? name : "none");
+	SRunner *sr;
+	size_t i;
+	int failed;
+
+	for (i = 0; name && i < ARRAY_SIZE(models); i++)
+		if (!strcmp(models[i].name, name))
+			model = &models[i];
+	if (!model) {
+		fprintf(stderr, "simpmu_check: unknown PERFCTR_SIM_MODEL\n");
+		return 2;
+	}
+	tcase_add_test(tc, info_names_family);
+	tcase_add_test(tc, global_counters_track_tsc);
+	tcase_add_test(tc, global_refused_control_keeps_old);
+	suite_add_tcase(s, tc);
+	sr = srunner_create(s);
+	srunner_run_all(sr, CK_ENV);
+	failed = srunner_ntests_failed(sr);
+	srunner_free(sr);
+	return failed ? EXIT_FAILURE : EXIT_SUCCESS;
+}
