@@ -30,8 +30,11 @@
 
 #define GLOBAL_SERVICE	"global-mode perfctr"
 
-/* Sample well inside the 32-bit wrap time of a fast TSC (1 s at 4 GHz). */
-#define GLOBAL_SAMPLE_NS	(200 * NSEC_PER_MSEC)
+/*
+ * Only 32 bits of a counter are read: sample before any can wrap. 50 ms
+ * covers counts of up to 16 events per cycle at 5 GHz.
+ */
+#define GLOBAL_SAMPLE_NS	(50 * NSEC_PER_MSEC)
 
 struct global_cpu {
 	struct perfctr_cpu_state state;

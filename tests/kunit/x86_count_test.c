@@ -333,6 +333,8 @@ static void imode_other_state_between(struct kunit *test)
 	sim_suspend(b);
 	sim_resume(a);
 	KUNIT_EXPECT_EQ(test, perfctr_x86_sim_counter(1), preset(-90));
+	/* b left counter 1 counting: it was stopped before the preset. */
+	KUNIT_EXPECT_EQ(test, perfctr_x86_sim.sel_at_preset, 0ULL);
 	perfctr_x86_sim_tick(10);
 	sim_suspend(a);
 	KUNIT_EXPECT_EQ(test, a->pmc[1].sum, 20ULL);
@@ -429,7 +431,10 @@ static void fixed_imode_overflow(struct kunit *test)
 	sim_suspend(state);
 	/* Suspend cleared only the i-mode counter's field. */
 	KUNIT_EXPECT_EQ(test, perfctr_x86_sim.fixed_ctrl, 0x203ULL);
+	KUNIT_EXPECT_EQ(test, perfctr_x86_sim.global_status, BIT_ULL(32 + 1));
 	KUNIT_EXPECT_EQ(test, perfctr_cpu_identify_overflow(state), BIT(3));
+	/* Acknowledged in GLOBAL_STATUS, as version 2 requires. */
+	KUNIT_EXPECT_EQ(test, perfctr_x86_sim.global_status, 0ULL);
 	KUNIT_EXPECT_EQ(test, state->pmc[3].sum, 150ULL);
 	sim_resume(state);
 	KUNIT_EXPECT_EQ(test, perfctr_x86_sim_counter(FX(1)),

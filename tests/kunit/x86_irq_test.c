@@ -158,6 +158,18 @@ static void irq_late_nmi_claimed_once(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, perfctr_cpu_identify_overflow(state), 1U << 1);
 }
 
+/* Suspended without a wrap: a later NMI is someone else's. */
+static void irq_no_late_claim_without_overflow(struct kunit *test)
+{
+	struct perfctr_cpu_state *state = imode_state(test);
+
+	sim_resume(state);
+	perfctr_x86_sim_tick(50);
+	sim_suspend(state);
+	KUNIT_EXPECT_EQ(test, deliver_nmi(4), NMI_DONE);
+	KUNIT_EXPECT_EQ(test, atomic_read(&handler_calls), 0);
+}
+
 /* A-mode only: NMIs are never ours. */
 static void irq_amode_never_claims(struct kunit *test)
 {
@@ -233,6 +245,7 @@ static struct kunit_case irq_test_cases[] = {
 	KUNIT_CASE(irq_not_ours_without_overflow),
 	KUNIT_CASE(irq_overflow_calls_handler),
 	KUNIT_CASE(irq_late_nmi_claimed_once),
+	KUNIT_CASE(irq_no_late_claim_without_overflow),
 	KUNIT_CASE(irq_amode_never_claims),
 	KUNIT_CASE(irq_p5_has_no_pmi),
 	{}

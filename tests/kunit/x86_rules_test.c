@@ -42,6 +42,8 @@ static const struct rule_case rule_cases[] = {
 	{ "p5-bit9", &sim_p5, 0, 1, 0, .c = { { 0, 0x02D6 } }, .expect = BAD },
 	{ "p5-bit10", &sim_p5, 0, 1, 0, .c = { { 0, 0x04D6 } }, .expect = BAD },
 	{ "p5-bit15", &sim_p5, 0, 1, 0, .c = { { 0, 0x80D6 } }, .expect = BAD },
+	{ "p5-bit16", &sim_p5, 0, 1, 0, .c = { { 0, 0x100D6 } }, .expect = BAD },
+	{ "p5-bit31", &sim_p5, 0, 1, 0, .c = { { 1, 0x800000D6 } }, .expect = BAD },
 	{ "p5-map2", &sim_p5, 0, 1, 0, .c = { { 2, P5OK } }, .expect = BAD },
 	{ "p5-same-map", &sim_p5, 0, 2, 0, .c = { { 0, P5OK }, { 0, P5OK } }, .expect = BAD },
 	{ "p5-three", &sim_p5,
@@ -55,11 +57,13 @@ static const struct rule_case rule_cases[] = {
 	{ "mii-bit10", &sim_mii, 1, 1, 0, .c = { { 0, 0x04D6 } }, .expect = OK },
 	{ "mii-bit9", &sim_mii, 1, 1, 0, .c = { { 0, 0x02D6 } }, .expect = BAD },
 	{ "mii-bit11", &sim_mii, 1, 1, 0, .c = { { 0, 0x08D6 } }, .expect = BAD },
+	{ "mii-bit16", &sim_mii, 1, 1, 0, .c = { { 0, 0x104D6 } }, .expect = BAD },
 	{ "mii-no-cpl", &sim_mii, 1, 1, 0, .c = { { 0, 0x0016 } }, .expect = BAD },
 	/* WinChip: no CPL bits, 0xFF00 reserved, no TSC. */
 	{ "winchip-no-cpl", &sim_winchip, 0, 1, 0, .c = { { 0, 0x0016 } }, .expect = OK },
 	{ "winchip-low-byte", &sim_winchip, 0, 1, 0, .c = { { 1, 0x00FF } }, .expect = OK },
 	{ "winchip-bit8", &sim_winchip, 0, 1, 0, .c = { { 0, 0x0100 } }, .expect = BAD },
+	{ "winchip-bit16", &sim_winchip, 0, 1, 0, .c = { { 1, 0x10016 } }, .expect = BAD },
 	{ "winchip-tsc", &sim_winchip, 1, 1, 0, .c = { { 0, 0x0016 } }, .expect = BAD },
 	{ "winchip-tsc-only", &sim_winchip, 1, 0, 0, .expect = BAD },
 	/* P6: EN in EVNTSEL0 only, bits 21/19 reserved, INT iff i-mode. */

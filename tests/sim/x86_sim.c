@@ -26,6 +26,7 @@ DEFINE_PER_CPU(struct perfctr_x86_sim_state, perfctr_x86_sim_pcpu);
 #define S perfctr_x86_sim
 
 static void simpmu_setup(void);
+static u64 sim_ctl_of(unsigned int pmc);
 
 const struct perfctr_x86_sim_model sim_generic = {
 	.name = "generic", .vendor = X86_VENDOR_UNKNOWN, .family = 6,
@@ -158,10 +159,11 @@ static u64 sim_p4_selected_escr(unsigned int pmc)
 	return sim_p4_escr_exists(msr) ? S.escr[msr - SIM_P4_ESCR0] : 0;
 }
 
-static u64 *sim_p4_reg(u32 msr, bool *is_ctr)
+static u64 *sim_p4_reg(u32 msr, bool *is_ctr, unsigned int *pmc)
 {
 	if (msr >= 0x300 && msr < 0x312) {
 		*is_ctr = true;
+		*pmc = msr - 0x300;
 		return &S.ctr[msr - 0x300];
 	}
 	if (msr >= 0x360 && msr < 0x372)
@@ -241,13 +243,15 @@ static u64 *sim_reg(u32 msr, bool *is_ctr, unsigned int *pmc)
 	if (m->kind == SIM_NONE || m->no_msrs)
 		return NULL;
 	if (m->kind == SIM_P4)
-		return sim_p4_reg(msr, is_ctr);
+		return sim_p4_reg(msr, is_ctr, pmc);
 	if ((m->kind == SIM_P5 || m->kind == SIM_WINCHIP) && msr == 0x11)
 		return &S.cesr;
 	if (arch_version2() && msr == 0x38F)
 		return &S.global_ctrl;
 	if (arch_version2() && msr == 0x38D)
 		return &S.fixed_ctrl;
+	if (arch_version2() && msr == 0x390)	/* GLOBAL_OVF_CTRL */
+		return &S.global_status;
 	if (arch_version2() && msr >= 0x309 && msr < 0x309 + m->nr_fixed) {
 		*is_ctr = true;
 		*pmc = PERFCTR_X86_FIXED_PMC | (msr - 0x309);
@@ -307,6 +311,8 @@ static void sim_tick_fixed(u64 n)
 		if (S.m->dead || !(field & 3) || !(S.global_ctrl & BIT_ULL(32 + i)))
 			continue;
 		S.fixed[i] = (old + n) & width_mask();
+		if (S.fixed[i] < old)
+			S.global_status |= BIT_ULL(32 + i);
 		if (S.fixed[i] < old && (field & 8))
 			S.ovf_pending |= BIT(24 + i);
 	}
@@ -335,7 +341,19 @@ void perfctr_x86_sim_tick(u64 n)
 		} else if (S.sel[pmc] & INT) {
 			S.ovf_pending |= 1U << pmc;
 		}
+		if (arch_version2())
+			S.global_status |= BIT_ULL(pmc);
 	}
+}
+
+/* The control that enables counter @pmc (for P6, counter 0's gates all). */
+static u64 sim_ctl_of(unsigned int pmc)
+{
+	if (pmc & PERFCTR_X86_FIXED_PMC)
+		return (S.fixed_ctrl >> (4 * (pmc & 0x1F))) & 0xF;
+	if (S.m->kind == SIM_P5 || S.m->kind == SIM_WINCHIP)
+		return (S.cesr >> (16 * pmc)) & 0xFFFF;
+	return S.sel[pmc];
 }
 
 u64 perfctr_x86_sim_counter(unsigned int pmc)
@@ -403,7 +421,7 @@ u64 perfctr_sim_rdpmc(u32 index)
 
 int perfctr_sim_rdmsr_safe(u32 msr, u64 *val)
 {
-	unsigned int pmc;
+	unsigned int pmc = 0;
 	bool is_ctr;
 	u64 *reg = sim_reg(msr, &is_ctr, &pmc);
 
@@ -419,7 +437,7 @@ int perfctr_sim_rdmsr_safe(u32 msr, u64 *val)
 
 int perfctr_sim_wrmsr_safe(u32 msr, u64 val)
 {
-	unsigned int pmc;
+	unsigned int pmc = 0;
 	bool is_ctr;
 	u64 *reg = sim_reg(msr, &is_ctr, &pmc);
 
@@ -427,8 +445,18 @@ int perfctr_sim_wrmsr_safe(u32 msr, u64 val)
 	if (!reg)
 		return -EIO;
 	sim_live_advance();
-	if (is_ctr && S.m->sext31)
+	if (msr == 0x390) {		/* write 1 to clear */
+		S.global_status &= ~val;
+		return 0;
+	}
+	if (is_ctr)
+		S.sel_at_preset = sim_ctl_of(pmc);
+	if (is_ctr && S.m->sext31 && !(pmc & PERFCTR_X86_FIXED_PMC)) {
+		/* Legacy P6-style write: low 32 bits, sign-extended. */
 		val = (u64)(s64)(s32)(u32)val;
+	} else if (is_ctr && (val & ~width_mask())) {
+		return -EIO;		/* reserved bits above the width: #GP */
+	}
 	*reg = is_ctr ? val & width_mask() : val;
 	return 0;
 }

@@ -200,6 +200,40 @@ START_TEST(global_refused_control_keeps_old)
 	close(fd);
 }
 
+static void set_online(int cpu, int on)
+{
+	char path[64];
+	int fd;
+
+	snprintf(path, sizeof(path), "/sys/devices/system/cpu/cpu%d/online", cpu);
+	fd = open(path, O_WRONLY);
+	ck_assert_msg(fd >= 0, "%s: %s", path, strerror(errno));
+	ck_assert_int_eq(write(fd, on ? "1" : "0", 1), 1);
+	close(fd);
+}
+
+/* CPU 1 goes down and comes back while counting: it counts again. */
+START_TEST(global_survives_cpu_hotplug)
+{
+	struct perfctr_sum_ctrs mid[MAX_CPUS], end[MAX_CPUS];
+	int fd = open_global();
+
+	ck_assert_int_eq(apply(fd, model->good), sizeof(struct perfctr_cpu_control));
+	usleep(100000);
+	set_online(1, 0);
+	usleep(100000);
+	read_sums(fd, mid);
+	set_online(1, 1);
+	usleep(300000);
+	read_sums(fd, end);
+	ck_assert_uint_gt(end[1].tsc, mid[1].tsc);
+	ck_assert_uint_gt(end[1].pmc[0], mid[1].pmc[0]);
+	ck_assert_uint_gt(end[1].pmc[0], end[1].tsc * 9 / 10);
+	ck_assert_uint_lt(end[1].pmc[0], end[1].tsc * 11 / 10);
+	ck_assert_int_eq(apply(fd, NULL), sizeof(struct perfctr_cpu_control));
+	close(fd);
+}
+
 int main(void)
 {
 	const char *name = getenv("PERFCTR_SIM_MODEL");
@@ -219,6 +253,8 @@ int main(void)
 	tcase_add_test(tc, info_names_family);
 	tcase_add_test(tc, global_counters_track_tsc);
 	tcase_add_test(tc, global_refused_control_keeps_old);
+	if (!model->forbidden[0])	/* CPU 1 must be a usable CPU */
+		tcase_add_test(tc, global_survives_cpu_hotplug);
 	suite_add_tcase(s, tc);
 	sr = srunner_create(s);
 	srunner_run_all(sr, CK_ENV);

@@ -15,6 +15,7 @@
  * between, the counters still hold their values and are not rewritten.
  */
 #include <linux/atomic.h>
+#include <linux/cpuhotplug.h>
 #include <linux/errno.h>
 #include <linux/mutex.h>
 #include <linux/percpu.h>
@@ -129,10 +130,16 @@ static void pc_iresume(const struct perfctr_cpu_state *state,
 		if (state->k1.isuspend_cpu == smp_processor_id())
 			return;
 	}
-	/* Writes set the low 32 bits and sign-extend: a full-width preset. */
-	for (; i < nrctrs; i++)
-		pc_wrmsr(pc_ctr_msr(state->pmc[i].map),
-			 (u64)(s64)(s32)state->pmc[i].start);
+	for (; i < nrctrs; i++) {
+		u32 pmc = state->pmc[i].map;
+
+		/* Another state may have left it counting: stop it first. */
+		if (pc_ctl_live(pmc, cache))
+			pc_family.stop_counter(pmc, cache);
+		/* The negative start, sign-extended to the counter's width. */
+		pc_wrmsr(pc_ctr_msr(pmc), (u64)(s64)(s32)state->pmc[i].start &
+			 pc_ctr_mask(pmc));
+	}
 }
 
 static void pc_sample_actrs(struct perfctr_cpu_state *state, unsigned int n)
@@ -150,7 +157,7 @@ void perfctr_cpu_suspend(struct perfctr_cpu_state *state)
 
 	if (perfctr_cstatus_has_ictrs(cstatus)) {
 		pc_isuspend(state, this_cpu_ptr(&pc_caches));
-		pc_irq_disarm();
+		pc_irq_disarm(state);
 	}
 	pc_sample_actrs(state, perfctr_cstatus_nractrs(cstatus));
 	if (perfctr_cstatus_has_tsc(cstatus))
@@ -201,6 +208,8 @@ unsigned int perfctr_cpu_identify_overflow(struct perfctr_cpu_state *state)
 			state->pmc[i].start = state->control.ireset[i];
 		}
 	}
+	if (mask && pc_family.ack_overflow)
+		pc_family.ack_overflow(state, mask);
 	perfctr_cpu_ireload(state);
 	return mask;
 }
@@ -240,6 +249,52 @@ static void pc_release_cpu(void *unused)
 		pc_family.release_cpu();
 	if (pc_has_pmi())
 		pc_irq_restore_cpu();
+}
+
+/*
+ * CPUs that come online while the hardware is reserved set themselves
+ * up as the others were at reserve time; CPUs going down hand back what
+ * they had. Registered before any high-level user's hotplug callbacks, so
+ * it runs before them on the way up and after them on the way down.
+ */
+static int pc_hp_state;
+
+static int pc_cpu_online(unsigned int cpu)
+{
+	mutex_lock(&reserve_lock);
+	if (reserved_by) {
+		local_irq_disable();
+		pc_reserve_cpu(NULL);
+		local_irq_enable();
+	}
+	mutex_unlock(&reserve_lock);
+	return 0;
+}
+
+static int pc_cpu_offline(unsigned int cpu)
+{
+	mutex_lock(&reserve_lock);
+	if (reserved_by) {
+		local_irq_disable();
+		pc_release_cpu(NULL);
+		local_irq_enable();
+	}
+	mutex_unlock(&reserve_lock);
+	return 0;
+}
+
+static int pc_hotplug_init(void)
+{
+	int ret;
+
+	if (pc_hp_state)
+		return 0;
+	ret = cpuhp_setup_state_nocalls(CPUHP_AP_ONLINE_DYN, "perfctr/cpu:online",
+					pc_cpu_online, pc_cpu_offline);
+	if (ret < 0)
+		return ret;
+	pc_hp_state = ret;
+	return 0;
 }
 
 /* What a refusal names when the kernel itself holds the counters. */
@@ -407,10 +462,14 @@ int perfctr_cpu_init(void)
 	perfctr_info.cpu_khz = cpu_khz;
 	perfctr_info.tsc_to_cpu_mult =
 		tsc_khz ? max(1U, DIV_ROUND_CLOSEST(cpu_khz, tsc_khz)) : 1;
-	return 0;
+	return pc_hotplug_init();
 }
 
 void perfctr_cpu_exit(void)
 {
 	perfctr_cpu_set_ihandler(NULL);
+	if (pc_hp_state) {
+		cpuhp_remove_state_nocalls(pc_hp_state);
+		pc_hp_state = 0;
+	}
 }

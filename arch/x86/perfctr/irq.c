@@ -80,10 +80,22 @@ void pc_irq_arm(struct perfctr_cpu_state *state)
 	pc_lvtpc_write(APIC_DM_NMI);
 }
 
-/* Suspend: after the i-mode counters are stopped. */
-void pc_irq_disarm(void)
+/*
+ * Suspend: after the i-mode counters are stopped and read. A PMI can still
+ * be in flight only if one of them has wrapped; otherwise no later NMI is
+ * ours.
+ */
+void pc_irq_disarm(const struct perfctr_cpu_state *state)
 {
-	this_cpu_ptr(&pc_irq)->state = NULL;
+	struct pc_irq_cpu *p = this_cpu_ptr(&pc_irq);
+	unsigned int i = perfctr_cstatus_nractrs(state->cstatus);
+	unsigned int nrctrs = perfctr_cstatus_nrctrs(state->cstatus);
+
+	p->state = NULL;
+	p->armed = false;
+	for (; i < nrctrs; i++)
+		if ((s32)state->pmc[i].start >= 0)
+			p->armed = true;
 }
 
 /* Per CPU at reserve: LVTPC becomes our masked NMI. */
@@ -111,8 +123,9 @@ int pc_irq_init(void)
 {
 	unsigned int cpu;
 
+	/* Hard: the handler runs in interrupt context, even on PREEMPT_RT. */
 	for_each_possible_cpu(cpu)
-		init_irq_work(&per_cpu_ptr(&pc_irq, cpu)->work, pc_irq_work_fn);
+		per_cpu_ptr(&pc_irq, cpu)->work = IRQ_WORK_INIT_HARD(pc_irq_work_fn);
 	return pc_register_nmi();
 }
 

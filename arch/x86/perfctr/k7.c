@@ -26,6 +26,7 @@
 }
 
 #define K7_COMMON						\
+	.ctr_bits = 48,						\
 	.features = PERFCTR_FEATURE_RDPMC | PERFCTR_FEATURE_RDTSC, \
 	.kernel_reserve = true,					\
 	.pmi = true,						\

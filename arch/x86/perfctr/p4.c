@@ -252,6 +252,7 @@ const struct perfctr_x86_family perfctr_p4_family = {
 	.id = PERFCTR_X86_INTEL_P4,
 	.nrctrs = 18,
 	.pmc_mask = 0x3FFFF,
+	.ctr_bits = 40,
 	.features = PERFCTR_FEATURE_RDPMC | PERFCTR_FEATURE_RDTSC,
 	.kernel_reserve = true,
 	.pmi = true,

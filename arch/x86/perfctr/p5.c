@@ -4,7 +4,8 @@
  * (6x86MX, MII, III) and Centaur (WinChip C6, 2, 3).
  *
  * Both counters share one control register, the CESR: each counter's
- * 16-bit evntsel fills one half (counter 0 the low half). Nothing can
+ * 16-bit evntsel fills one half (counter 0 the low half), so evntsel
+ * bits 16-31 are reserved along with the family's own. Nothing can
  * raise an overflow interrupt, so there are no i-mode counters.
  */
 #include "x86.h"
@@ -60,7 +61,7 @@ const struct perfctr_x86_family perfctr_p5_family = {
 	.features = PERFCTR_FEATURE_RDTSC,
 	.read_by_msr = true,
 	.selftest_event = P5_CPL | P5_INSTR,
-	.rules = { .reserved = 0xFE00, .cpl = P5_CPL },
+	.rules = { .reserved = 0xFFFFFE00U, .cpl = P5_CPL },
 	P5_COMMON,
 };
 
@@ -69,7 +70,7 @@ const struct perfctr_x86_family perfctr_p5mmx_family = {
 	.id = PERFCTR_X86_INTEL_P5MMX,
 	.features = PERFCTR_FEATURE_RDPMC | PERFCTR_FEATURE_RDTSC,
 	.selftest_event = P5_CPL | P5_INSTR,
-	.rules = { .reserved = 0xFE00, .cpl = P5_CPL },
+	.rules = { .reserved = 0xFFFFFE00U, .cpl = P5_CPL },
 	P5_COMMON,
 };
 
@@ -79,7 +80,7 @@ const struct perfctr_x86_family perfctr_mii_family = {
 	.id = PERFCTR_X86_CYRIX_MII,
 	.features = PERFCTR_FEATURE_RDPMC | PERFCTR_FEATURE_RDTSC,
 	.selftest_event = P5_CPL | P5_INSTR,
-	.rules = { .reserved = 0xFA00, .cpl = P5_CPL },
+	.rules = { .reserved = 0xFFFFFA00U, .cpl = P5_CPL },
 	P5_COMMON,
 };
 
@@ -92,6 +93,6 @@ const struct perfctr_x86_family perfctr_winchip_family = {
 	.id = PERFCTR_X86_WINCHIP,
 	.features = PERFCTR_FEATURE_RDPMC,
 	.tsc_broken = true,
-	.rules = { .reserved = 0xFF00 },
+	.rules = { .reserved = 0xFFFFFF00U },
 	P5_COMMON,
 };

@@ -73,6 +73,24 @@ static void arch_stop_counter(u32 pmc, struct pc_cache *cache)
 	pc_wrmsr(MSR_CORE_PERF_FIXED_CTR_CTRL, cache->fixed_ctrl);
 }
 
+/* Version 2 latches overflows in GLOBAL_STATUS until told otherwise. */
+static void arch_ack_overflow(const struct perfctr_cpu_state *state,
+			      unsigned int mask)
+{
+	unsigned long m = mask;
+	unsigned int i;
+	u64 bits = 0;
+
+	if (arch_version < 2)
+		return;
+	for_each_set_bit(i, &m, PERFCTR_NR_PMCS) {
+		u32 pmc = state->pmc[i].map;
+
+		bits |= pc_is_fixed(pmc) ? BIT_ULL(32 + PC_HW_INDEX(pmc)) : BIT_ULL(pmc);
+	}
+	pc_wrmsr(MSR_CORE_PERF_GLOBAL_OVF_CTRL, bits);
+}
+
 static void arch_clear_counters(struct pc_cache *cache)
 {
 	pc_clear_evntsels(cache);
@@ -121,6 +139,8 @@ bool pc_arch_perfmon_probe(const struct pc_cpu_ident *id,
 	if (arch_version >= 2)
 		fixed = min_t(unsigned int, edx & 0x1F, PERFCTR_NR_PMCS - gp);
 	*out = perfctr_arch_family;
+	out->ctr_bits = clamp((eax >> 16) & 0xFF, 32U, 64U);
+	out->fixed_bits = clamp((edx >> 5) & 0xFF, 32U, 64U);
 	out->nrctrs = gp + fixed;
 	out->pmc_mask = GENMASK(gp - 1, 0);
 	out->fixed_mask = fixed ? GENMASK(fixed - 1, 0) : 0;
@@ -138,6 +158,7 @@ bool pc_arch_perfmon_probe(const struct pc_cpu_ident *id,
 
 const struct perfctr_x86_family perfctr_p6_family = {
 	.name = "Intel P6",
+	.ctr_bits = 40,
 	.id = PERFCTR_X86_INTEL_P6,
 	.nrctrs = 2,
 	.pmc_mask = 0x3,
@@ -166,6 +187,7 @@ const struct perfctr_x86_family perfctr_arch_family = {
 	.check_fixed = arch_check_fixed,
 	.write_control = arch_write_control,
 	.stop_counter = arch_stop_counter,
+	.ack_overflow = arch_ack_overflow,
 	.clear_counters = arch_clear_counters,
 	.reserve_cpu = arch_reserve_cpu,
 	.release_cpu = arch_release_cpu,

@@ -138,8 +138,8 @@ static inline void pc_release_kernel_ctr(u32 ctr_msr, u32 sel_msr)
 
 #else /* !PERFCTR_SIM */
 
+#include <linux/log2.h>
 #include <linux/smp.h>
-#include <linux/topology.h>
 #include <asm/apic.h>
 #include <asm/cpufeature.h>
 #include <asm/msr.h>
@@ -206,14 +206,17 @@ static inline void pc_cpu_ident(struct pc_cpu_ident *id)
 	id->siblings = smp_num_siblings;
 }
 
-/* Hyper-threads other than the first of their core. */
+/*
+ * Hyper-threads other than thread 0 of their core: the SMT bits of the
+ * APIC ID, which firmware gives for every possible CPU, online or not.
+ */
 static inline void pc_thread1_cpus(struct cpumask *mask)
 {
-	unsigned int cpu;
+	unsigned int cpu, smt_mask = roundup_pow_of_two(smp_num_siblings) - 1;
 
 	cpumask_clear(mask);
 	for_each_possible_cpu(cpu)
-		if (cpu != cpumask_first(topology_sibling_cpumask(cpu)))
+		if (cpu_physical_id(cpu) & smt_mask)
 			cpumask_set_cpu(cpu, mask);
 }
 

@@ -6,6 +6,7 @@
 #ifndef _PERFCTR_X86_H
 #define _PERFCTR_X86_H
 
+#include <linux/bits.h>
 #include <asm/msr-index.h>
 
 #include <perfctr/cpu.h>
@@ -84,6 +85,7 @@ struct perfctr_x86_family {
 	bool pmi;			/* overflow can interrupt via LVTPC */
 	u32 sel_msr, ctr_msr;		/* MSRs of hardware counter 0 */
 	u32 msr_stride;			/* distance to counter 1's MSRs */
+	u8 ctr_bits, fixed_bits;	/* counter widths, for presets */
 	u32 selftest_event;		/* counts cycles or instructions */
 	u32 selftest_aux_msr;		/* written with selftest_aux first */
 	u32 selftest_aux;
@@ -100,6 +102,9 @@ struct perfctr_x86_family {
 			      struct pc_cache *cache);
 	/* Stop hardware counter @pmc (an i-mode counter being suspended). */
 	void (*stop_counter)(u32 pmc, struct pc_cache *cache);
+	/* Clear overflow flags of the counters in @mask; NULL if none. */
+	void (*ack_overflow)(const struct perfctr_cpu_state *state,
+			     unsigned int mask);
 	/* Zero every control register of this CPU. */
 	void (*clear_counters)(struct pc_cache *cache);
 	/* Per CPU, around a reservation: global state to set and restore. */
@@ -136,7 +141,7 @@ void pc_clear_evntsels(struct pc_cache *cache);
 
 /* Overflow interrupts (irq.c). */
 void pc_irq_arm(struct perfctr_cpu_state *state);
-void pc_irq_disarm(void);
+void pc_irq_disarm(const struct perfctr_cpu_state *state);
 void pc_irq_setup_cpu(void);
 void pc_irq_restore_cpu(void);
 int pc_irq_init(void);
@@ -164,6 +169,23 @@ static inline u32 pc_ctr_msr(u32 pmc)
 	if (pc_is_fixed(pmc))
 		return MSR_CORE_PERF_FIXED_CTR0 + PC_HW_INDEX(pmc);
 	return pc_family.ctr_msr + PC_HW_INDEX(pmc) * pc_family.msr_stride;
+}
+
+/* Is @pmc's control enabled, as far as this CPU's cache knows? */
+static inline bool pc_ctl_live(u32 pmc, const struct pc_cache *cache)
+{
+	if (pc_is_fixed(pmc))
+		return (cache->fixed_ctrl >> (4 * PC_HW_INDEX(pmc))) & 0xF;
+	return cache->ctl[PC_HW_INDEX(pmc)] != 0;
+}
+
+/* Bits above a counter's width are reserved: presets must not set them. */
+static inline u64 pc_ctr_mask(u32 pmc)
+{
+	unsigned int bits = pc_is_fixed(pmc) ? pc_family.fixed_bits
+					     : pc_family.ctr_bits;
+
+	return bits ? GENMASK_ULL(bits - 1, 0) : ~0ULL;
 }
 
 static inline u32 pc_read_counter(u32 pmc)
