@@ -13,12 +13,12 @@ bash "$ROOT/tests/deps.sh"
 echo ">> test kernel (first build takes several minutes, then cached)"
 kb=$(build_kernel x86_64)
 echo ">> module and tools"
-build_module "$kb" "$BUILD/run" "$BUILD/run.build.log" ||
+build_module "$kb" "$BUILD/run" "$BUILD/run.build.log" PERFCTR_TESTS=1 ||
 	{ tail -n 20 "$BUILD/run.build.log"; exit 1; }
 build_user "$BUILD/user" || { cat "$BUILD/user/build.log"; exit 1; }
 mkdir -p "$BUILD/run-mods"
 rm -f "$BUILD/run-mods"/*.ko
-cp "$BUILD/run/perfctr.ko" "$BUILD/run-mods/"
+cp "$BUILD/run/perfctr.ko" "$BUILD/run/perfctr_simpmu.ko" "$BUILD/run-mods/"
 make_initramfs "$BUILD/run.cpio.gz" "$kb" "$BUILD/run-mods" "$BUILD/user"
 echo ">> booting (qemu-system-x86_64, TCG, 2 vCPUs); console follows"
 "$ROOT/tests/vm/run-vm.sh" "${opts[@]}" "$kb/kernel-image" \

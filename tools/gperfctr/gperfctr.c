@@ -1,9 +1,13 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
  * gperfctr: count with the global-mode counters for a while and print
- * what every CPU accrued. With the generic driver only the TSC counts.
+ * what every CPU accrued: the TSC, and the counters given with -e.
  *
- *   gperfctr [-t SECONDS]
+ *   gperfctr [-t SECONDS] [-e PMC:EVNTSEL[:HIGH]]...
+ *
+ * PMC is the counter (its pmc_map value, e.g. 0, or 0x40000001 for
+ * Intel's fixed counter 1), EVNTSEL the event select to program, HIGH
+ * its upper half where the CPU has one; all numbers may be hex (0x...).
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -25,6 +29,9 @@ static int write_control(int fd, const struct perfctr_cpu_control *control)
 		return 0;
 	fprintf(stderr, "gperfctr: write %s: %s\n", GLOBAL_PATH,
 		n < 0 ? strerror(errno) : "short write");
+	if (n < 0 && errno == EINVAL)
+		fprintf(stderr, "gperfctr: the CPU's driver refused the control"
+			" (see Documentation/perfctr/x86.rst)\n");
 	return -1;
 }
 
@@ -36,44 +43,82 @@ static double now_s(void)
 	return ts.tv_sec + ts.tv_nsec / 1e9;
 }
 
+/* Parses PMC:EVNTSEL[:HIGH] into the next a-mode counter. */
+static int add_counter(struct perfctr_cpu_control *c, const char *arg)
+{
+	unsigned int i = c->nractrs;
+	char *end;
+
+	if (i >= PERFCTR_NR_PMCS)
+		return -1;
+	c->pmc_map[i] = strtoul(arg, &end, 0);
+	if (*end != ':')
+		return -1;
+	c->evntsel[i] = strtoul(end + 1, &end, 0);
+	if (*end == ':')
+		c->evntsel_high[i] = strtoul(end + 1, &end, 0);
+	if (*end)
+		return -1;
+	c->nractrs++;
+	return 0;
+}
+
+static void usage(void)
+{
+	fprintf(stderr, "usage: gperfctr [-t SECONDS] [-e PMC:EVNTSEL[:HIGH]]...\n");
+	exit(2);
+}
+
+static void print_sums(const struct perfctr_sum_ctrs *sums, size_t ncpus,
+		       unsigned int nractrs, double seconds)
+{
+	unsigned int i;
+	size_t cpu;
+
+	for (cpu = 0; cpu < ncpus; cpu++) {
+		printf("cpu%zu: tsc %llu (%.1f M/s)", cpu,
+		       (unsigned long long)sums[cpu].tsc,
+		       sums[cpu].tsc / seconds / 1e6);
+		for (i = 0; i < nractrs; i++)
+			printf("  pmc%u %llu", i,
+			       (unsigned long long)sums[cpu].pmc[i]);
+		printf("\n");
+	}
+}
+
 int main(int argc, char **argv)
 {
 	static struct perfctr_sum_ctrs sums[4096];
-	struct perfctr_cpu_control control;
+	struct perfctr_cpu_control control, stop;
 	double seconds = 1.0, t0, t1;
 	ssize_t n;
 	int fd, opt;
-	size_t i;
 
-	while ((opt = getopt(argc, argv, "t:")) != -1) {
-		if (opt != 't') {
-			fprintf(stderr, "usage: gperfctr [-t SECONDS]\n");
-			return 2;
-		}
-		seconds = atof(optarg);
+	memset(&control, 0, sizeof(control));
+	memset(&stop, 0, sizeof(stop));
+	control.tsc_on = 1;
+	while ((opt = getopt(argc, argv, "t:e:")) != -1) {
+		if (opt == 't')
+			seconds = atof(optarg);
+		else if (opt != 'e' || add_counter(&control, optarg))
+			usage();
 	}
 	fd = open(GLOBAL_PATH, O_RDWR);
 	if (fd < 0) {
 		fprintf(stderr, "gperfctr: %s: %s\n", GLOBAL_PATH, strerror(errno));
 		return 1;
 	}
-	memset(&control, 0, sizeof(control));
-	control.tsc_on = 1;
 	if (write_control(fd, &control))
 		return 1;
 	t0 = now_s();
 	usleep((useconds_t)(seconds * 1e6));
 	n = pread(fd, sums, sizeof(sums), 0);
 	t1 = now_s();
-	memset(&control, 0, sizeof(control));
-	if (n < 0 || write_control(fd, &control)) {
+	if (n < 0 || write_control(fd, &stop)) {
 		perror("gperfctr: read");
 		return 1;
 	}
-	for (i = 0; i < (size_t)n / sizeof(sums[0]); i++)
-		printf("cpu%zu: tsc %llu  (%.1f M ticks/s over %.2f s)\n", i,
-		       (unsigned long long)sums[i].tsc,
-		       sums[i].tsc / (t1 - t0) / 1e6, t1 - t0);
+	print_sums(sums, n / sizeof(sums[0]), control.nractrs, t1 - t0);
 	close(fd);
 	return 0;
 }
