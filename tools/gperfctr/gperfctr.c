@@ -30,8 +30,7 @@ static int write_control(int fd, const struct perfctr_cpu_control *control)
 	fprintf(stderr, "gperfctr: write %s: %s\n", GLOBAL_PATH,
 		n < 0 ? strerror(errno) : "short write");
 	if (n < 0 && errno == EINVAL)
-		fprintf(stderr, "gperfctr: the CPU's driver refused the control"
-			" (see Documentation/perfctr/x86.rst)\n");
+		fprintf(stderr, "gperfctr: the CPU's driver refused the control\n");
 	return -1;
 }
 
@@ -63,9 +62,9 @@ static int add_counter(struct perfctr_cpu_control *c, const char *arg)
 	return 0;
 }
 
-static void usage(void)
+static void print_usage_and_exit(void)
 {
-	fprintf(stderr, "usage: gperfctr [-t SECONDS] [-e PMC:EVNTSEL[:HIGH]]...\n");
+	fprintf(stderr, "gperfctr [-t SECONDS] [-e PMC:EVNTSEL[:HIGH]]...\n");
 	exit(2);
 }
 
@@ -101,7 +100,7 @@ int main(int argc, char **argv)
 		if (opt == 't')
 			seconds = atof(optarg);
 		else if (opt != 'e' || add_counter(&control, optarg))
-			usage();
+			print_usage_and_exit();
 	}
 	fd = open(GLOBAL_PATH, O_RDWR);
 	if (fd < 0) {
