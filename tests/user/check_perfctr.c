@@ -16,33 +16,9 @@
 
 #include <perfctr/perfctr.h>
 
-#define INFO_PATH	"/proc/perfctr/info"
-#define GLOBAL_PATH	"/proc/perfctr/global"
+#include "test_util.h"
+
 #define MAX_CPUS	64
-#define ARRAY_SIZE(a)	(sizeof(a) / sizeof((a)[0]))
-
-/* Value of "key: value" in the info file, or NULL. */
-static char *info_field(const char *key)
-{
-	static char value[256];
-	char line[512];
-	size_t klen = strlen(key);
-	FILE *f = fopen(INFO_PATH, "r");
-	char *found = NULL;
-
-	if (!f)
-		return NULL;
-	while (fgets(line, sizeof(line), f)) {
-		if (strncmp(line, key, klen) || line[klen] != ':')
-			continue;
-		snprintf(value, sizeof(value), "%s", line + klen + 2);
-		value[strcspn(value, "\n")] = 0;
-		found = value;
-		break;
-	}
-	fclose(f);
-	return found;
-}
 
 static struct perfctr_cpu_control tsc_control(void)
 {

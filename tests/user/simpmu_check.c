@@ -16,10 +16,9 @@
 
 #include <perfctr/perfctr.h>
 
-#define INFO_PATH	"/proc/perfctr/info"
-#define GLOBAL_PATH	"/proc/perfctr/global"
+#include "test_util.h"
+
 #define MAX_CPUS	64
-#define ARRAY_SIZE(a)	(sizeof(a) / sizeof((a)[0]))
 
 struct model {
 	const char *name, *cpu_type, *forbidden;
@@ -87,28 +86,6 @@ static const struct model models[] = {
 };
 
 static const struct model *model;
-
-static char *info_field(const char *key)
-{
-	static char value[256];
-	char line[512];
-	size_t klen = strlen(key);
-	FILE *f = fopen(INFO_PATH, "r");
-	char *found = NULL;
-
-	if (!f)
-		return NULL;
-	while (fgets(line, sizeof(line), f)) {
-		if (strncmp(line, key, klen) || line[klen] != ':')
-			continue;
-		snprintf(value, sizeof(value), "%s", line + klen + 1);
-		value[strcspn(value, "\n")] = 0;
-		found = value + (value[0] == ' ');
-		break;
-	}
-	fclose(f);
-	return found;
-}
 
 static int open_global(void)
 {
