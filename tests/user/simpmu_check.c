@@ -25,6 +25,7 @@ struct model {
 	unsigned int nrctrs;
 	void (*good)(struct perfctr_cpu_control *c);	/* tsc + 2 counters */
 	void (*bad)(struct perfctr_cpu_control *c);	/* one rule broken */
+	void (*imode)(struct perfctr_cpu_control *c);	/* valid, counter 1 i-mode */
 };
 
 #define EN_CPL	0x00430000U	/* EN | OS | USR */
@@ -44,6 +45,15 @@ static void k7_bad(struct perfctr_cpu_control *c)
 	c->evntsel[1] &= ~0x00400000U;		/* no enable bit */
 }
 
+static void k7_imode(struct perfctr_cpu_control *c)
+{
+	k7_good(c);
+	c->nractrs = 1;
+	c->nrictrs = 1;
+	c->evntsel[1] |= 0x00100000U;		/* INT */
+	c->ireset[1] = -1000;
+}
+
 static void arch_good(struct perfctr_cpu_control *c)
 {
 	c->nractrs = 2;
@@ -57,6 +67,15 @@ static void arch_bad(struct perfctr_cpu_control *c)
 {
 	arch_good(c);
 	c->evntsel[1] = 0x7;			/* AnyThread */
+}
+
+static void arch_imode(struct perfctr_cpu_control *c)
+{
+	arch_good(c);
+	c->nractrs = 1;
+	c->nrictrs = 1;
+	c->evntsel[1] |= 0x8;			/* fixed counter PMI */
+	c->ireset[1] = -1000;
 }
 
 #define P4_CCCR(sel)	((1U << 12) | ((sel) << 13) | (3U << 16))
@@ -79,10 +98,20 @@ static void p4_bad(struct perfctr_cpu_control *c)
 	c->evntsel[1] |= 1;			/* reserved CCCR bit */
 }
 
+static void p4_imode(struct perfctr_cpu_control *c)
+{
+	p4_good(c);
+	c->nractrs = 1;
+	c->nrictrs = 1;
+	c->evntsel[1] |= 1U << 26;		/* OVF_PMI_T0 */
+	c->ireset[1] = -1000;
+}
+
 static const struct model models[] = {
-	{ "k7", "AMD K7", "", 4, k7_good, k7_bad },
-	{ "arch-v2", "Intel architectural perfmon", "", 7, arch_good, arch_bad },
-	{ "p4-model3-ht", "Intel P4", "1", 18, p4_good, p4_bad },
+	{ "k7", "AMD K7", "", 4, k7_good, k7_bad, k7_imode },
+	{ "arch-v2", "Intel architectural perfmon", "", 7, arch_good, arch_bad,
+	  arch_imode },
+	{ "p4-model3-ht", "Intel P4", "1", 18, p4_good, p4_bad, p4_imode },
 };
 
 static const struct model *model;
@@ -177,6 +206,24 @@ START_TEST(global_refused_control_keeps_old)
 	close(fd);
 }
 
+/*
+ * The driver accepts i-mode counters here (it has interrupts), but global
+ * mode has no thread to signal: it refuses them, and nothing starts.
+ */
+START_TEST(global_refuses_imode)
+{
+	int fd = open_global();
+
+	errno = 0;
+	ck_assert_int_eq(apply(fd, model->imode), -1);
+	ck_assert_int_eq(errno, EINVAL);
+	ck_assert_str_eq(info_field("reserved_by"), "none");
+	ck_assert_int_eq(apply(fd, model->good), sizeof(struct perfctr_cpu_control));
+	ck_assert_str_eq(info_field("reserved_by"), "global-mode perfctr");
+	ck_assert_int_eq(apply(fd, NULL), sizeof(struct perfctr_cpu_control));
+	close(fd);
+}
+
 static void set_online(int cpu, int on)
 {
 	char path[64];
@@ -230,6 +277,7 @@ int main(void)
 	tcase_add_test(tc, info_names_family);
 	tcase_add_test(tc, global_counters_track_tsc);
 	tcase_add_test(tc, global_refused_control_keeps_old);
+	tcase_add_test(tc, global_refuses_imode);
 	if (!model->forbidden[0])	/* CPU 1 must be a usable CPU */
 		tcase_add_test(tc, global_survives_cpu_hotplug);
 	suite_add_tcase(s, tc);
