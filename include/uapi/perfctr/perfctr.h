@@ -102,4 +102,46 @@ static inline __u32 perfctr_cstatus_has_ictrs(__u32 cstatus)
 #define PERFCTR_FEATURE_RDTSC	0x02	/* user-space RDTSC is usable */
 #define PERFCTR_FEATURE_PCINT	0x04	/* overflow interrupts work */
 
+/*
+ * Virtual per-thread counters: /proc/perfctr/<tid>/ (see
+ * Documentation/perfctr/virtual.rst).
+ */
+
+/* <tid>/control: written whole at offset 0; read back the same way. */
+struct vperfctr_control {
+	__u32 si_signo;		/* sent on i-mode overflow; 0: none */
+	__u32 preserve;		/* sums kept: bit n = pmc[n], _PRESERVE_TSC */
+	__u32 flags;		/* VPERFCTR_CONTROL_* */
+	__u32 _reserved[5];	/* must be zero */
+	struct perfctr_cpu_control cpu_control;
+};
+
+#define VPERFCTR_PRESERVE_TSC		0x80000000U
+#define VPERFCTR_CONTROL_CLOEXEC	0x00000001U	/* unlink at exec */
+#define VPERFCTR_CONTROL_FLAGS		VPERFCTR_CONTROL_CLOEXEC
+
+/*
+ * <tid>/state: page 0, mapped read-only by the owner. The kernel makes
+ * seq odd while it changes the page and even again after, and changes
+ * it whenever the counters are suspended, resumed or sampled, so a reader
+ * that sees the same even seq before and after its reads has a consistent
+ * view of counters that ran on its CPU all along. cpu_state.cstatus is 0
+ * while the counters are stopped (suspended by command, or after an
+ * overflow until iresume); the sums are then final.
+ */
+#define VPERFCTR_STATE_MAGIC	(0x76700000U | PERFCTR_ABI_VERSION)
+
+struct vperfctr_state {
+	__u32 magic;
+	__u32 seq;
+	struct perfctr_cpu_state_user cpu_state;
+};
+
+/* <tid>/command: one __u32 written at offset 0. */
+#define VPERFCTR_CMD_SUSPEND	1	/* stop counting; sums stay */
+#define VPERFCTR_CMD_RESUME	2	/* count again after SUSPEND */
+#define VPERFCTR_CMD_CLEAR	3	/* zero the sums */
+#define VPERFCTR_CMD_IRESUME	4	/* restart i-mode counters after overflow */
+#define VPERFCTR_CMD_UNLINK	5	/* remove the counters altogether */
+
 #endif /* _UAPI_PERFCTR_PERFCTR_H */

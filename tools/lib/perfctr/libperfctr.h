@@ -1,0 +1,78 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+/*
+ * libperfctr: user-space access to perfctr's virtual per-thread counters
+ * (/proc/perfctr/<tid>/) and to the driver information
+ * (/proc/perfctr/info). See Documentation/perfctr/libperfctr.rst.
+ *
+ * Functions that can fail return 0 or a pointer on success and -1 or
+ * NULL with errno set (the kernel's errno where the kernel refused).
+ */
+#ifndef _LIBPERFCTR_H
+#define _LIBPERFCTR_H
+
+#include <sys/types.h>
+#include <perfctr/perfctr.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* Where the perfctr file system is mounted. */
+#define PERFCTR_ROOT	"/proc/perfctr"
+
+/* /proc/perfctr/info, parsed. */
+struct perfctr_info {
+	char version[32];
+	unsigned int abi_version;
+	char cpu_type[64];
+	unsigned int cpu_family_id;
+	unsigned int features;		/* PERFCTR_FEATURE_* */
+	unsigned int cpu_khz;
+	unsigned int tsc_to_cpu_mult;
+	unsigned int nrctrs;
+	char cpus_forbidden[64];	/* a CPU list, "" if none */
+	char fallback[128];		/* "none", or why only the TSC works */
+};
+
+int perfctr_info(struct perfctr_info *info);
+
+struct vperfctr;
+
+/* The calling thread's counters. The state page is mapped. */
+struct vperfctr *vperfctr_open(void);
+/* Another thread's (ptrace-attach permission needed); no state page. */
+struct vperfctr *vperfctr_open_tid(pid_t tid);
+void vperfctr_close(struct vperfctr *vp);
+
+int vperfctr_control(struct vperfctr *vp, const struct vperfctr_control *ctl);
+int vperfctr_read_control(struct vperfctr *vp, struct vperfctr_control *ctl);
+
+/* One read() of the sums file: always exact, costs a system call. */
+int vperfctr_read_sums(struct vperfctr *vp, struct perfctr_sum_ctrs *sums);
+
+/*
+ * The fast path, for vperfctr_open() handles: the sums from the state
+ * page, plus what the running counters added since they were last
+ * resumed (RDTSC, RDPMC), retried until the page's sequence counter
+ * shows a consistent view. Without a usable RDPMC (or RDTSC) it falls
+ * back to vperfctr_read_sums().
+ */
+int vperfctr_read_ctrs(struct vperfctr *vp, struct perfctr_sum_ctrs *sums);
+unsigned long long vperfctr_read_tsc(struct vperfctr *vp);
+unsigned long long vperfctr_read_pmc(struct vperfctr *vp, unsigned int i);
+
+/* Commands (VPERFCTR_CMD_*). */
+int vperfctr_suspend(struct vperfctr *vp);
+int vperfctr_resume(struct vperfctr *vp);
+int vperfctr_clear(struct vperfctr *vp);
+int vperfctr_iresume(struct vperfctr *vp);
+int vperfctr_unlink(struct vperfctr *vp);
+
+/* The mapped state page, or NULL (remote handles). */
+const volatile struct vperfctr_state *vperfctr_state(const struct vperfctr *vp);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* _LIBPERFCTR_H */
