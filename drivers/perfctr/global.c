@@ -20,7 +20,7 @@
 #include <linux/mm.h>
 #include <linux/mutex.h>
 #include <linux/percpu.h>
-#include <linux/proc_fs.h>
+#include <linux/fs.h>
 #include <linux/slab.h>
 #include <linux/smp.h>
 #include <linux/uaccess.h>
@@ -256,15 +256,16 @@ static int global_release(struct inode *inode, struct file *file)
 	return 0;
 }
 
-static const struct proc_ops global_proc_ops = {
-	.proc_open = global_open,
-	.proc_read = global_read,
-	.proc_write = global_write,
-	.proc_release = global_release,
-	.proc_lseek = default_llseek,
+const struct file_operations perfctr_global_fops = {
+	.owner = THIS_MODULE,
+	.open = global_open,
+	.read = global_read,
+	.write = global_write,
+	.release = global_release,
+	.llseek = default_llseek,
 };
 
-int perfctr_global_init(struct proc_dir_entry *root)
+int perfctr_global_init(void)
 {
 	unsigned int cpu;
 	int ret;
@@ -284,20 +285,14 @@ int perfctr_global_init(struct proc_dir_entry *root)
 	if (ret < 0)
 		goto out_free;
 	global_hp_state = ret;
-	if (!proc_create("global", 0600, root, &global_proc_ops)) {
-		ret = -ENOMEM;
-		goto out_hp;
-	}
 	return 0;
 
-out_hp:
-	cpuhp_remove_state_nocalls(global_hp_state);
 out_free:
 	free_percpu(global_cpus);
 	return ret;
 }
 
-/* PRE: /proc/perfctr/global is gone, so no writer can restart us. */
+/* PRE: the file system is gone, so no writer can restart us. */
 void perfctr_global_exit(void)
 {
 	unsigned int cpu;

@@ -4,14 +4,27 @@
  */
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
+#include <linux/fs.h>
 #include <linux/module.h>
-#include <linux/proc_fs.h>
 #include <linux/seq_file.h>
 
 #include <perfctr/cpu.h>
 #include "perfctr.h"
 
-static struct proc_dir_entry *proc_root;
+#ifdef PERFCTR_SIMPMU
+/* The simulated-PMU test module's own device and timers (tests/sim/). */
+int perfctr_simpmu_init(void);
+void perfctr_simpmu_exit(void);
+#else
+static inline int perfctr_simpmu_init(void)
+{
+	return 0;
+}
+
+static inline void perfctr_simpmu_exit(void)
+{
+}
+#endif
 
 static void show_features(struct seq_file *m, unsigned int features)
 {
@@ -45,47 +58,66 @@ static int info_show(struct seq_file *m, void *v)
 	return 0;
 }
 
+static int info_open(struct inode *inode, struct file *file)
+{
+	return single_open(file, info_show, NULL);
+}
+
+const struct file_operations perfctr_info_fops = {
+	.owner = THIS_MODULE,
+	.open = info_open,
+	.read = seq_read,
+	.llseek = seq_lseek,
+	.release = single_release,
+};
+
 static int __init perfctr_init(void)
 {
 	int err;
 
+	err = perfctr_simpmu_init();
+	if (err)
+		return err;
 	err = perfctr_cpu_init();
 	if (err) {
 		pr_err("no supported CPU found (%d)\n", err);
-		return err;
+		goto out_sim;
 	}
-
-	proc_root = proc_mkdir("perfctr", NULL);
-	if (!proc_root) {
-		err = -ENOMEM;
-		goto out_cpu;
-	}
-	if (!proc_create_single("info", 0444, proc_root, info_show)) {
-		err = -ENOMEM;
-		goto out_proc;
-	}
-	err = perfctr_global_init(proc_root);
+	err = perfctr_global_init();
 	if (err)
-		goto out_proc;
+		goto out_cpu;
+	err = vperfctr_init();
+	if (err)
+		goto out_global;
+	/* Last: no request can arrive before everything is ready. */
+	err = perfctr_fs_init();
+	if (err)
+		goto out_virtual;
 
 	pr_info("%s, %u counters%s%s\n", perfctr_info.name, perfctr_info.nrctrs,
 		perfctr_info.fallback_reason ? "; TSC only: " : "",
 		perfctr_info.fallback_reason ?: "");
 	return 0;
 
-out_proc:
-	proc_remove(proc_root);
+out_virtual:
+	vperfctr_exit();
+out_global:
+	perfctr_global_exit();
 out_cpu:
 	perfctr_cpu_exit();
+out_sim:
+	perfctr_simpmu_exit();
 	return err;
 }
 
 static void __exit perfctr_exit(void)
 {
 	/* Files first: no request may arrive while the rest is torn down. */
-	proc_remove(proc_root);
+	perfctr_fs_exit();
+	vperfctr_exit();
 	perfctr_global_exit();
 	perfctr_cpu_exit();
+	perfctr_simpmu_exit();
 }
 
 module_init(perfctr_init);

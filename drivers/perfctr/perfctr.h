@@ -3,11 +3,31 @@
 #ifndef _PERFCTR_DRIVER_H
 #define _PERFCTR_DRIVER_H
 
-#include <linux/proc_fs.h>
+#include <linux/fs.h>
 
-#define PERFCTR_VERSION	"0.1.0"
+#define PERFCTR_VERSION	"0.2.0"
 
-int perfctr_global_init(struct proc_dir_entry *root);
+/* The root's files (main.c, global.c). */
+extern const struct file_operations perfctr_info_fops;
+extern const struct file_operations perfctr_global_fops;
+
+int perfctr_global_init(void);
 void perfctr_global_exit(void);
+
+/* The file system on /proc/perfctr (fs.c). */
+int perfctr_fs_init(void);
+void perfctr_fs_exit(void);
+
+/*
+ * Virtual per-thread counters (virtual.c). The files of /proc/perfctr/<tid>/
+ * find their thread through the struct pid in the inode's i_private.
+ */
+extern const struct file_operations vperfctr_control_fops;
+extern const struct file_operations vperfctr_sums_fops;
+extern const struct file_operations vperfctr_state_fops;
+extern const struct file_operations vperfctr_command_fops;
+
+int vperfctr_init(void);
+void vperfctr_exit(void);
 
 #endif /* _PERFCTR_DRIVER_H */

@@ -99,6 +99,13 @@ unsigned int perfctr_cpu_identify_overflow(struct perfctr_cpu_state *state);
 void perfctr_cpu_ireload(struct perfctr_cpu_state *state);
 
 /*
+ * Interrupts off, on the CPU where @state runs: let user space read the
+ * counters of @state directly (x86: RDPMC) after resume, or stop that
+ * before suspend. Nothing happens where the CPU cannot do it.
+ */
+void perfctr_cpu_user_read(const struct perfctr_cpu_state *state, bool on);
+
+/*
  * Shared by every driver: add the 32-bit delta since *start to *sum.
  * Unsigned subtraction makes one wrap of the counter harmless.
  */

@@ -16,6 +16,15 @@
 #include <perfctr/cpu.h>
 
 #include "x86_sim.h"
+#ifdef PERFCTR_SIMPMU
+#include <linux/hrtimer.h>
+#include <linux/miscdevice.h>
+#include <linux/mm.h>
+#include <asm/apicdef.h>
+#include <asm/irq_regs.h>
+#include <perfctr/compat.h>
+#include "simpmu_user.h"
+#endif
 #include "../../arch/x86/perfctr/regs.h"
 
 #define EN	0x00400000ULL
@@ -25,7 +34,12 @@
 DEFINE_PER_CPU(struct perfctr_x86_sim_state, perfctr_x86_sim_pcpu);
 #define S perfctr_x86_sim
 
+/* The live module registers its NMI handler on one CPU for all. */
+static bool sim_nmi_any;
+
 static void simpmu_setup(void);
+static void simpmu_publish(void);
+static void simpmu_lvtpc_changed(void);
 static u64 sim_ctl_of(unsigned int pmc);
 
 const struct perfctr_x86_sim_model sim_generic = {
@@ -374,6 +388,7 @@ static void sim_live_advance(void)
 	if (S.last_tsc)
 		perfctr_x86_sim_tick(now - S.last_tsc);
 	S.last_tsc = now;
+	simpmu_publish();
 }
 
 u64 perfctr_sim_rdtsc(void)
@@ -458,6 +473,7 @@ int perfctr_sim_wrmsr_safe(u32 msr, u64 val)
 		return -EIO;		/* reserved bits above the width: #GP */
 	}
 	*reg = is_ctr ? val & width_mask() : val;
+	simpmu_publish();
 	return 0;
 }
 
@@ -539,6 +555,12 @@ u32 perfctr_sim_lvtpc_read(void)
 void perfctr_sim_lvtpc_write(u32 val)
 {
 	S.lvtpc = val;
+	simpmu_lvtpc_changed();
+}
+
+void perfctr_sim_user_rdpmc(bool on)
+{
+	S.user_rdpmc = on;
 }
 
 int perfctr_sim_register_nmi(void)
@@ -546,12 +568,14 @@ int perfctr_sim_register_nmi(void)
 	if (S.nmi_registered)
 		return -EBUSY;
 	S.nmi_registered = true;
+	WRITE_ONCE(sim_nmi_any, true);
 	return 0;
 }
 
 void perfctr_sim_unregister_nmi(void)
 {
 	S.nmi_registered = false;
+	WRITE_ONCE(sim_nmi_any, false);
 }
 
 #ifdef PERFCTR_SIMPMU
@@ -603,6 +627,130 @@ void perfctr_sim_on_each_cpu(void (*fn)(void *))
 {
 	on_each_cpu(fn, NULL, 1);
 }
+
+/*
+ * User space reads the simulated counters from a page (simpmu_user.h),
+ * as it would read real ones with RDPMC.
+ */
+static struct simpmu_user_cpu *simpmu_user;
+
+static void simpmu_publish(void)
+{
+	unsigned int cpu = smp_processor_id(), i;
+	struct simpmu_user_cpu *e;
+
+	if (!simpmu_user || cpu >= SIMPMU_USER_CPUS || !S.m)
+		return;
+	e = &simpmu_user[cpu];
+	WRITE_ONCE(e->seq, e->seq + 1);
+	smp_wmb();		/* odd seq before the data */
+	e->last_tsc = S.last_tsc;
+	e->width_mask = width_mask();
+	e->counting = 0;
+	for (i = 0; i < SIMPMU_USER_CTRS; i++) {
+		e->ctr[i] = S.ctr[i];
+		if ((S.m->pmc_mask & BIT(i)) && counting(i))
+			e->counting |= BIT(i);
+	}
+	e->fixed_counting = 0;
+	for (i = 0; i < S.m->nr_fixed && i < SIMPMU_USER_FIXED; i++) {
+		e->fixed[i] = S.fixed[i];
+		if (((S.fixed_ctrl >> (4 * i)) & 3) &&
+		    (S.global_ctrl & BIT_ULL(32 + i)))
+			e->fixed_counting |= BIT(i);
+	}
+	e->p4_fast = S.m->kind == SIM_P4;
+	smp_wmb();		/* the data before the even seq */
+	WRITE_ONCE(e->seq, e->seq + 1);
+}
+
+static int simpmu_mmap(struct file *file, struct vm_area_struct *vma)
+{
+	if (vma->vm_pgoff || vma->vm_end - vma->vm_start > PAGE_SIZE)
+		return -EINVAL;
+	if (vma->vm_flags & VM_WRITE)
+		return -EPERM;
+	perfctr_vma_read_only(vma);
+	return vm_insert_page(vma, vma->vm_start, virt_to_page(simpmu_user));
+}
+
+static const struct file_operations simpmu_fops = {
+	.owner = THIS_MODULE,
+	.mmap = simpmu_mmap,
+};
+
+static struct miscdevice simpmu_dev = {
+	.minor = MISC_DYNAMIC_MINOR,
+	.name = "perfctr_simpmu",
+	.fops = &simpmu_fops,
+	.mode = 0444,
+};
+
+/*
+ * A wrapped counter with its interrupt enabled raises the PMI. The
+ * model notices wraps when the driver touches it, so while the LVTPC is
+ * unmasked a 1 ms timer touches it and delivers the "NMI".
+ */
+static DEFINE_PER_CPU(struct hrtimer, simpmu_pmi_timer);
+#define SIMPMU_PMI_PERIOD_NS	(1000 * 1000)
+
+static enum hrtimer_restart simpmu_pmi_tick(struct hrtimer *timer)
+{
+	if (timer != this_cpu_ptr(&simpmu_pmi_timer) || !S.m ||
+	    (S.lvtpc & APIC_LVT_MASKED))
+		return HRTIMER_NORESTART;
+	sim_live_advance();
+	if (S.ovf_pending && READ_ONCE(sim_nmi_any)) {
+		S.ovf_pending = 0;
+		pc_nmi_handler(0, get_irq_regs());
+	}
+	hrtimer_forward_now(timer, ns_to_ktime(SIMPMU_PMI_PERIOD_NS));
+	return HRTIMER_RESTART;
+}
+
+static void simpmu_lvtpc_changed(void)
+{
+	struct hrtimer *t = this_cpu_ptr(&simpmu_pmi_timer);
+
+	if (!(S.lvtpc & APIC_LVT_MASKED) && t->function && !hrtimer_active(t))
+		hrtimer_start(t, ns_to_ktime(SIMPMU_PMI_PERIOD_NS),
+			      HRTIMER_MODE_REL_PINNED_HARD);
+}
+
+int perfctr_simpmu_init(void)
+{
+	unsigned int cpu;
+	int err;
+
+	simpmu_user = (void *)get_zeroed_page(GFP_KERNEL);
+	if (!simpmu_user)
+		return -ENOMEM;
+	err = misc_register(&simpmu_dev);
+	if (err) {
+		free_page((unsigned long)simpmu_user);
+		simpmu_user = NULL;
+		return err;
+	}
+	for_each_possible_cpu(cpu) {
+		struct hrtimer *t = per_cpu_ptr(&simpmu_pmi_timer, cpu);
+
+		hrtimer_init(t, CLOCK_MONOTONIC, HRTIMER_MODE_REL_PINNED_HARD);
+		t->function = simpmu_pmi_tick;
+	}
+	return 0;
+}
+
+/* After the driver let go of the hardware: the LVTPCs are masked. */
+void perfctr_simpmu_exit(void)
+{
+	unsigned int cpu;
+
+	for_each_possible_cpu(cpu)
+		hrtimer_cancel(per_cpu_ptr(&simpmu_pmi_timer, cpu));
+	misc_deregister(&simpmu_dev);
+	free_page((unsigned long)simpmu_user);
+	simpmu_user = NULL;
+}
 #else
 /* The KUnit simulation is one CPU at a time: "every CPU" is this one. */
 void perfctr_sim_on_each_cpu(void (*fn)(void *))
@@ -615,6 +763,14 @@ void perfctr_sim_on_each_cpu(void (*fn)(void *))
 }
 
 static void simpmu_setup(void)
+{
+}
+
+static void simpmu_publish(void)
+{
+}
+
+static void simpmu_lvtpc_changed(void)
 {
 }
 #endif

@@ -71,6 +71,7 @@ struct perfctr_x86_sim_state {
 	unsigned int nr_rdtsc, nr_rdpmc, nr_rdmsr, nr_wrmsr;
 	unsigned int nr_bad;		/* unsafe access to a missing register */
 	u32 last_bad;
+	bool user_rdpmc;		/* CR4.PCE: user space may RDPMC */
 	bool live;			/* counters follow the real TSC */
 	u64 last_tsc;
 };
@@ -95,5 +96,11 @@ void perfctr_x86_sim_tick(u64 n);
 
 /* The value of hardware counter @pmc (or PERFCTR_X86_FIXED_PMC | n), full width. */
 u64 perfctr_x86_sim_counter(unsigned int pmc);
+
+#ifdef PERFCTR_SIMPMU
+/* perfctr_simpmu.ko: the user page device and the PMI timers. */
+int perfctr_simpmu_init(void);
+void perfctr_simpmu_exit(void);
+#endif
 
 #endif /* _PERFCTR_X86_SIM_H */

@@ -165,6 +165,42 @@ void perfctr_cpu_suspend(struct perfctr_cpu_state *state)
 				   pc_rdtsc_low());
 }
 
+/* The hardware counters @state reads: bit n, or bit 24 + n for fixed n. */
+static u32 pc_used_mask(const struct perfctr_cpu_state *state)
+{
+	unsigned int i, nrctrs = perfctr_cstatus_nrctrs(state->cstatus);
+	u32 mask = 0;
+
+	for (i = 0; i < nrctrs; i++) {
+		u32 pmc = state->pmc[i].map;
+
+		mask |= pc_is_fixed(pmc) ? BIT(24 + PC_HW_INDEX(pmc)) :
+					   BIT(PC_HW_INDEX(pmc));
+	}
+	return mask;
+}
+
+/*
+ * Counters the previous control used and this one does not still hold
+ * the previous owner's counts, which RDPMC would show: zero them.
+ */
+static void pc_scrub(const struct perfctr_cpu_state *state,
+		     struct pc_cache *cache)
+{
+	u32 used = pc_used_mask(state);
+	unsigned long stale = cache->used & ~used;
+	unsigned int bit;
+
+	cache->used = used;
+	if (!(pc_family.features & PERFCTR_FEATURE_RDPMC))
+		return;
+	for_each_set_bit(bit, &stale, 32) {
+		u32 pmc = bit >= 24 ? PERFCTR_X86_FIXED_PMC | (bit - 24) : bit;
+
+		pc_wrmsr(pc_ctr_msr(pmc), 0);
+	}
+}
+
 void perfctr_cpu_resume(struct perfctr_cpu_state *state)
 {
 	struct pc_cache *cache = this_cpu_ptr(&pc_caches);
@@ -175,8 +211,10 @@ void perfctr_cpu_resume(struct perfctr_cpu_state *state)
 		pc_iresume(state, cache);
 		pc_irq_arm(state);
 	}
-	if (cache->id != state->k1.id) {
+	/* A state without counters leaves them to whoever uses them. */
+	if (perfctr_cstatus_nrctrs(cstatus) && cache->id != state->k1.id) {
 		pc_family.write_control(state, cache);
+		pc_scrub(state, cache);
 		cache->id = state->k1.id;
 	}
 	for (i = 0; i < nractrs; i++)
@@ -217,6 +255,15 @@ unsigned int perfctr_cpu_identify_overflow(struct perfctr_cpu_state *state)
 void perfctr_cpu_ireload(struct perfctr_cpu_state *state)
 {
 	state->k1.isuspend_cpu = -1;
+}
+
+void perfctr_cpu_user_read(const struct perfctr_cpu_state *state, bool on)
+{
+	if (!(pc_family.features & PERFCTR_FEATURE_RDPMC))
+		return;
+	if (on && !perfctr_cstatus_nrctrs(state->cstatus))
+		return;
+	pc_user_rdpmc(on);
 }
 
 static bool pc_has_pmi(void)

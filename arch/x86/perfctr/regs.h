@@ -46,6 +46,7 @@ int perfctr_sim_register_nmi(void);
 void perfctr_sim_unregister_nmi(void);
 bool perfctr_sim_reserve_kernel(u32 msr);
 void perfctr_sim_release_kernel(u32 msr);
+void perfctr_sim_user_rdpmc(bool on);
 
 static inline u32 pc_rdtsc_low(void)
 {
@@ -136,6 +137,11 @@ static inline void pc_release_kernel_ctr(u32 ctr_msr, u32 sel_msr)
 	perfctr_sim_release_kernel(ctr_msr);
 }
 
+static inline void pc_user_rdpmc(bool on)
+{
+	perfctr_sim_user_rdpmc(on);
+}
+
 #else /* !PERFCTR_SIM */
 
 #include <linux/log2.h>
@@ -146,6 +152,7 @@ static inline void pc_release_kernel_ctr(u32 ctr_msr, u32 sel_msr)
 #include <asm/nmi.h>
 #include <asm/processor.h>
 #include <asm/smp.h>
+#include <asm/tlbflush.h>
 
 /* Only the low 32 bits are ever used: cheaper, and dodges width errata. */
 static inline u32 pc_rdtsc_low(void)
@@ -263,6 +270,21 @@ static inline void pc_release_kernel_ctr(u32 ctr_msr, u32 sel_msr)
 {
 	release_evntsel_nmi(sel_msr);
 	release_perfctr_nmi(ctr_msr);
+}
+
+/*
+ * CR4.PCE lets user space execute RDPMC. Interrupts off. Turning it off
+ * leaves it on if perf_events lets this mm use RDPMC: a thread of the
+ * same mm may run next, and switch_mm() only fixes PCE for a new mm.
+ */
+static inline void pc_user_rdpmc(bool on)
+{
+	struct mm_struct *mm = current->mm;
+
+	if (on)
+		cr4_set_bits_irqsoff(X86_CR4_PCE);
+	else if (!mm || !atomic_read(&mm->context.perf_rdpmc_allowed))
+		cr4_clear_bits_irqsoff(X86_CR4_PCE);
 }
 
 #endif /* PERFCTR_SIM */

@@ -40,6 +40,7 @@ struct pc_cache {
 	u64 escr[PC_NR_ESCRS];		/* P4 only */
 	u64 fixed_ctrl;			/* Intel fixed-function counters */
 	u64 pebs_enable, pebs_matrix_vert;
+	u32 used;			/* counters the last control read */
 };
 
 /* pmc_map[] may carry flags above the counter number (P4 fast RDPMC). */

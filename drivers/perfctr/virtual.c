@@ -1,0 +1,982 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * perfctr: virtual per-thread counters, /proc/perfctr/<tid>/.
+ *
+ * A thread may own one counter set (struct vperfctr): a low-level state
+ * kept in a page the thread can map read-only, suspended when the thread
+ * is scheduled out and resumed when it is scheduled in (preempt
+ * notifiers), so counts accrue only while it runs.
+ *
+ * Who may touch a set:
+ *  - its owner's CPU while the owner runs, interrupts off, v->lock held:
+ *    the notifiers, the sampling timer, the overflow handler, and the
+ *    owner's own requests;
+ *  - anyone else, under v->lock, only while the counters run nowhere;
+ *  - the notifier list of a task is changed only by the task itself
+ *    (directly, or through task_work), as the scheduler walks it unlocked.
+ * A set is freed after its owner's last schedule or after an unlink, by
+ * a work item that then drops the module reference the set holds.
+ */
+#define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
+
+#include <linux/cred.h>
+#include <linux/errno.h>
+#include <linux/fs.h>
+#include <linux/hashtable.h>
+#include <linux/hrtimer.h>
+#include <linux/irq_work.h>
+#include <linux/llist.h>
+#include <linux/mm.h>
+#include <linux/module.h>
+#include <linux/mutex.h>
+#include <linux/percpu.h>
+#include <linux/pid.h>
+#include <linux/preempt.h>
+#include <linux/ptrace.h>
+#include <linux/rcupdate.h>
+#include <linux/sched.h>
+#include <linux/sched/coredump.h>
+#include <linux/sched/signal.h>
+#include <linux/sched/task.h>
+#include <linux/signal.h>
+#include <linux/slab.h>
+#include <linux/spinlock.h>
+#include <linux/task_work.h>
+#include <linux/uaccess.h>
+#include <linux/workqueue.h>
+
+#include <perfctr/compat.h>
+#include <perfctr/cpu.h>
+#include "perfctr.h"
+
+/* The mmap'd page: what struct vperfctr_state shows, then kernel data. */
+struct vperfctr_page {
+	u32 magic;
+	u32 seq;
+	struct perfctr_cpu_state cpu;
+};
+
+static_assert(offsetof(struct vperfctr_page, seq) ==
+	      offsetof(struct vperfctr_state, seq));
+static_assert(offsetof(struct vperfctr_page, cpu) ==
+	      offsetof(struct vperfctr_state, cpu_state));
+static_assert(sizeof(struct vperfctr_page) <= PAGE_SIZE);
+
+/* Why a set's counters are stopped. */
+#define VP_STOP_CMD	BIT(0)	/* VPERFCTR_CMD_SUSPEND */
+#define VP_STOP_OVF	BIT(1)	/* overflowed; waits for IRESUME */
+
+struct vperfctr {
+	raw_spinlock_t lock;
+	struct preempt_notifier pn;
+	struct task_struct *owner;	/* referenced */
+	struct hlist_node node;		/* vp_hash, keyed by owner */
+	struct llist_node reap;
+	struct callback_head twork;	/* link or detach in the owner */
+	struct vperfctr_page *page;
+	struct vperfctr_control uctl;	/* as written; cpu_control unused */
+	u64 exec_id;			/* owner's at creation (CLOEXEC) */
+	u32 saved_cstatus;		/* cstatus while stopped */
+	u32 ovf_mask;			/* for the signal not yet sent */
+	unsigned int stopped;		/* VP_STOP_* */
+	bool linked;			/* notifier registered */
+	bool unlinked;			/* gone for lookups; to be detached */
+	bool reaping;
+	bool resumed;			/* counting on a CPU now */
+	bool sig_due;
+	bool reserved;			/* holds the hardware */
+};
+
+/* Sets by owner. Changed under vp_mutex; looked up under it or RCU. */
+static DEFINE_HASHTABLE(vp_hash, 8);
+static DEFINE_MUTEX(vp_mutex);
+static unsigned int vp_hw_users;	/* sets with counters, vp_mutex */
+
+static const char vp_service[] = "virtual counters";
+
+/* The set running on each CPU; its sampling timer. */
+static DEFINE_PER_CPU(struct vperfctr *, vp_running);
+
+struct vp_cpu {
+	struct hrtimer timer;
+	bool armed;
+};
+
+static DEFINE_PER_CPU(struct vp_cpu, vp_cpus);
+
+/* Often enough that no 32-bit counter wraps twice, even at 15 GHz. */
+#define VP_SAMPLE_NS	(250 * NSEC_PER_MSEC)
+
+static LLIST_HEAD(vp_reap_list);
+static void vp_reap_fn(struct work_struct *work);
+static DECLARE_WORK(vp_reap_work, vp_reap_fn);
+
+static void vp_reap_kick(struct irq_work *work)
+{
+	schedule_work(&vp_reap_work);
+}
+
+static struct irq_work vp_reap_irq_work = IRQ_WORK_INIT(vp_reap_kick);
+
+/* User-visible state changes inside these two: see struct vperfctr_state. */
+static void vp_begin(struct vperfctr *v)
+{
+	WRITE_ONCE(v->page->seq, v->page->seq + 1);
+	smp_wmb();
+}
+
+static void vp_end(struct vperfctr *v)
+{
+	smp_wmb();
+	WRITE_ONCE(v->page->seq, v->page->seq + 1);
+}
+
+static void vp_timer_arm(void)
+{
+	struct vp_cpu *c = this_cpu_ptr(&vp_cpus);
+
+	if (c->armed)
+		return;
+	c->armed = true;
+	hrtimer_start(&c->timer, ns_to_ktime(VP_SAMPLE_NS),
+		      HRTIMER_MODE_REL_PINNED_HARD);
+}
+
+/* Locked, on the owner's CPU: start counting here. */
+static void vp_resume(struct vperfctr *v)
+{
+	struct perfctr_cpu_state *st = &v->page->cpu;
+
+	if (!st->cstatus)
+		return;
+	vp_begin(v);
+	perfctr_cpu_resume(st);
+	vp_end(v);
+	perfctr_cpu_user_read(st, true);
+	v->resumed = true;
+	this_cpu_write(vp_running, v);
+	vp_timer_arm();
+}
+
+/* Locked, no counter running: stop for @why, counts kept. */
+static void vp_stop(struct vperfctr *v, unsigned int why)
+{
+	struct perfctr_cpu_state *st = &v->page->cpu;
+
+	if (!v->stopped && st->cstatus) {
+		v->saved_cstatus = st->cstatus;
+		vp_begin(v);
+		st->cstatus = 0;
+		vp_end(v);
+	}
+	v->stopped |= why;
+}
+
+static void vp_unstop(struct vperfctr *v, unsigned int why)
+{
+	v->stopped &= ~why;
+	if (v->stopped || !v->saved_cstatus)
+		return;
+	vp_begin(v);
+	v->page->cpu.cstatus = v->saved_cstatus;
+	vp_end(v);
+	v->saved_cstatus = 0;
+}
+
+/* After suspend: an i-mode counter that went non-negative overflowed. */
+static u32 vp_overflowed(struct perfctr_cpu_state *st)
+{
+	unsigned int i = perfctr_cstatus_nractrs(st->cstatus);
+	unsigned int n = perfctr_cstatus_nrctrs(st->cstatus);
+
+	for (; i < n; i++)
+		if ((s32)st->pmc[i].start >= 0)
+			return perfctr_cpu_identify_overflow(st);
+	return 0;
+}
+
+/* Locked, on the owner's CPU: stop counting; catch overflows. */
+static void vp_suspend(struct vperfctr *v)
+{
+	struct perfctr_cpu_state *st = &v->page->cpu;
+	u32 mask = 0;
+
+	if (!v->resumed)
+		return;
+	perfctr_cpu_user_read(st, false);
+	vp_begin(v);
+	perfctr_cpu_suspend(st);
+	if (perfctr_cstatus_has_ictrs(st->cstatus))
+		mask = vp_overflowed(st);
+	vp_end(v);
+	v->resumed = false;
+	this_cpu_write(vp_running, NULL);
+	if (mask) {
+		vp_stop(v, VP_STOP_OVF);
+		v->ovf_mask |= mask;
+		v->sig_due = true;
+	}
+}
+
+/* Locked: the overflow signal to send once unlocked, or 0. */
+static u32 vp_take_signal(struct vperfctr *v, int *signo)
+{
+	u32 mask = v->ovf_mask;
+
+	if (!v->sig_due)
+		return 0;
+	v->sig_due = false;
+	v->ovf_mask = 0;
+	*signo = v->uctl.si_signo;
+	return mask;
+}
+
+static void vp_signal(struct task_struct *task, int signo, u32 mask)
+{
+	struct kernel_siginfo info;
+
+	clear_siginfo(&info);
+	info.si_signo = signo;
+	info.si_code = SI_PMC_OVF;
+	/* User space reads it as si_pmc_ovf_mask, the first word. */
+	info._sifields._kill._pid = mask;
+	send_sig_info(signo, &info, task);
+}
+
+static void vp_reap_later(struct vperfctr *v)
+{
+	llist_add(&v->reap, &vp_reap_list);
+	irq_work_queue(&vp_reap_irq_work);
+}
+
+/* Locked: true the first time only. */
+static bool vp_claim_reap(struct vperfctr *v)
+{
+	bool first = !v->reaping;
+
+	v->reaping = true;
+	return first;
+}
+
+static void vp_sched_out(struct preempt_notifier *pn, struct task_struct *next)
+{
+	struct vperfctr *v = container_of(pn, struct vperfctr, pn);
+	bool reap = false;
+
+	raw_spin_lock(&v->lock);
+	vp_suspend(v);
+	/* The owner's last switch: no one will run these notifiers again. */
+	if (READ_ONCE(current->__state) == TASK_DEAD)
+		reap = vp_claim_reap(v);
+	raw_spin_unlock(&v->lock);
+	if (reap)
+		vp_reap_later(v);
+}
+
+static void vp_detach_fn(struct callback_head *cb);
+
+static void vp_sched_in(struct preempt_notifier *pn, int cpu)
+{
+	struct vperfctr *v = container_of(pn, struct vperfctr, pn);
+	bool detach = false;
+	unsigned long flags;
+	int signo = 0;
+	u32 mask;
+
+	raw_spin_lock_irqsave(&v->lock, flags);
+	if (!v->unlinked && (v->uctl.flags & VPERFCTR_CONTROL_CLOEXEC) &&
+	    current->self_exec_id != v->exec_id) {
+		v->unlinked = true;
+		detach = true;
+	}
+	mask = vp_take_signal(v, &signo);
+	if (!v->unlinked)
+		vp_resume(v);
+	raw_spin_unlock_irqrestore(&v->lock, flags);
+	if (mask && !detach)
+		vp_signal(current, signo, mask);
+	if (detach) {
+		init_task_work(&v->twork, vp_detach_fn);
+		/* Fails only past exit_task_work(): the last switch reaps. */
+		task_work_add(current, &v->twork, TWA_RESUME);
+	}
+}
+
+static struct preempt_ops vp_preempt_ops = {
+	.sched_in = vp_sched_in,
+	.sched_out = vp_sched_out,
+};
+
+/* In the owner: from now on the scheduler suspends and resumes @v. */
+static void vp_link(struct vperfctr *v)
+{
+	unsigned long flags;
+
+	preempt_disable();
+	preempt_notifier_register(&v->pn);
+	raw_spin_lock_irqsave(&v->lock, flags);
+	v->linked = true;
+	if (!v->unlinked)
+		vp_resume(v);
+	raw_spin_unlock_irqrestore(&v->lock, flags);
+	preempt_enable();
+}
+
+/* In the owner: forget @v (it is unlinked and suspended). */
+static void vp_detach(struct vperfctr *v)
+{
+	unsigned long flags;
+	bool reap;
+
+	preempt_disable();
+	raw_spin_lock_irqsave(&v->lock, flags);
+	vp_suspend(v);
+	reap = vp_claim_reap(v);
+	raw_spin_unlock_irqrestore(&v->lock, flags);
+	if (v->linked)
+		preempt_notifier_unregister(&v->pn);
+	preempt_enable();
+	if (reap)
+		vp_reap_later(v);
+}
+
+static void vp_link_fn(struct callback_head *cb)
+{
+	struct vperfctr *v = container_of(cb, struct vperfctr, twork);
+
+	if (READ_ONCE(v->unlinked))
+		vp_detach(v);
+	else
+		vp_link(v);
+}
+
+static void vp_detach_fn(struct callback_head *cb)
+{
+	vp_detach(container_of(cb, struct vperfctr, twork));
+}
+
+/* The timer of each CPU folds the running set's counts into its sums. */
+static enum hrtimer_restart vp_tick(struct hrtimer *timer)
+{
+	struct vp_cpu *c = container_of(timer, struct vp_cpu, timer);
+	struct vperfctr *v = this_cpu_read(vp_running);
+
+	if (c != this_cpu_ptr(&vp_cpus) || !v) {
+		WRITE_ONCE(c->armed, false);	/* the next resume restarts it */
+		return HRTIMER_NORESTART;
+	}
+	raw_spin_lock(&v->lock);
+	if (v->resumed) {
+		vp_begin(v);
+		perfctr_cpu_sample(&v->page->cpu);
+		vp_end(v);
+	}
+	raw_spin_unlock(&v->lock);
+	hrtimer_forward_now(timer, ns_to_ktime(VP_SAMPLE_NS));
+	return HRTIMER_RESTART;
+}
+
+/* Overflow interrupt, on the CPU that counted, interrupts off. */
+static void vp_ihandler(unsigned long pc)
+{
+	struct vperfctr *v = this_cpu_read(vp_running);
+	int signo = 0;
+	u32 mask;
+
+	if (!v || v->owner != current)
+		return;
+	raw_spin_lock(&v->lock);
+	vp_suspend(v);
+	mask = vp_take_signal(v, &signo);
+	if (!v->stopped)
+		vp_resume(v);		/* nothing overflowed after all */
+	raw_spin_unlock(&v->lock);
+	if (mask)
+		vp_signal(current, signo, mask);
+}
+
+static struct vperfctr *vp_find(struct task_struct *task)
+{
+	struct vperfctr *v;
+
+	hash_for_each_possible_rcu(vp_hash, v, node, (unsigned long)task)
+		if (v->owner == task && !READ_ONCE(v->unlinked))
+			return v;
+	return NULL;
+}
+
+static void vp_free(struct vperfctr *v)
+{
+	put_task_struct(v->owner);
+	free_page((unsigned long)v->page);	/* a mapping keeps its own ref */
+	kfree(v);
+	module_put(THIS_MODULE);
+}
+
+static void vp_hw_put(void)
+{
+	if (!--vp_hw_users)
+		perfctr_cpu_release(vp_service);
+}
+
+static int vp_hw_get(void)
+{
+	if (!vp_hw_users && perfctr_cpu_reserve(vp_service))
+		return -EBUSY;
+	vp_hw_users++;
+	return 0;
+}
+
+static void vp_reap_fn(struct work_struct *work)
+{
+	struct llist_node *list = llist_del_all(&vp_reap_list);
+	struct vperfctr *v, *n;
+
+	if (!list)
+		return;
+	mutex_lock(&vp_mutex);
+	llist_for_each_entry(v, list, reap) {
+		hash_del_rcu(&v->node);
+		if (v->reserved)
+			vp_hw_put();
+	}
+	mutex_unlock(&vp_mutex);
+	synchronize_rcu();		/* sums readers look sets up under RCU */
+	llist_for_each_entry_safe(v, n, list, reap)
+		vp_free(v);
+}
+
+/* vp_mutex held. A new, empty set for @task, linked in its context. */
+static struct vperfctr *vp_create(struct task_struct *task)
+{
+	struct vperfctr *v = kzalloc(sizeof(*v), GFP_KERNEL);
+
+	if (!v)
+		return ERR_PTR(-ENOMEM);
+	v->page = (void *)get_zeroed_page(GFP_KERNEL);
+	if (!v->page) {
+		kfree(v);
+		return ERR_PTR(-ENOMEM);
+	}
+	v->page->magic = VPERFCTR_STATE_MAGIC;
+	raw_spin_lock_init(&v->lock);
+	preempt_notifier_init(&v->pn, &vp_preempt_ops);
+	get_task_struct(task);
+	v->owner = task;
+	v->exec_id = READ_ONCE(task->self_exec_id);
+	__module_get(THIS_MODULE);	/* our file is open: we are live */
+	if (task != current) {
+		init_task_work(&v->twork, vp_link_fn);
+		if (task_work_add(task, &v->twork, TWA_RESUME)) {
+			vp_free(v);
+			return ERR_PTR(-ESRCH);	/* it is exiting */
+		}
+	}
+	hash_add_rcu(vp_hash, &v->node, (unsigned long)task);
+	if (task == current)
+		vp_link(v);
+	return v;
+}
+
+/*
+ * Permission to look at another thread, as ptrace attach decides it with
+ * the caller's real credentials; the kernel does not export its own
+ * check. Same thread group, or the same real ids as every id of the
+ * target, or CAP_SYS_PTRACE over it; and a non-dumpable target (setuid)
+ * needs CAP_SYS_PTRACE over its mm's namespace.
+ */
+static bool vp_may_access(struct task_struct *task)
+{
+	const struct cred *cred = current_cred(), *tcred;
+	struct mm_struct *mm;
+	bool ok;
+
+	if (same_thread_group(task, current))
+		return true;
+	rcu_read_lock();
+	tcred = __task_cred(task);
+	ok = (uid_eq(cred->uid, tcred->euid) && uid_eq(cred->uid, tcred->suid) &&
+	      uid_eq(cred->uid, tcred->uid) && gid_eq(cred->gid, tcred->egid) &&
+	      gid_eq(cred->gid, tcred->sgid) && gid_eq(cred->gid, tcred->gid)) ||
+	     ns_capable(tcred->user_ns, CAP_SYS_PTRACE);
+	rcu_read_unlock();
+	if (!ok)
+		return false;
+	task_lock(task);
+	mm = task->mm;
+	if (mm && get_dumpable(mm) != SUID_DUMP_USER &&
+	    !ns_capable(mm->user_ns, CAP_SYS_PTRACE))
+		ok = false;
+	task_unlock(task);
+	return ok;
+}
+
+/* Changing another thread's counters: it must be stopped, traced by us. */
+static int vp_may_change(struct task_struct *task)
+{
+	bool ours;
+
+	if (task == current)
+		return 0;
+	rcu_read_lock();
+	ours = ptrace_parent(task) == current && task_is_traced(task);
+	rcu_read_unlock();
+	return ours ? 0 : -EPERM;
+}
+
+static struct task_struct *vp_file_task(struct file *file)
+{
+	struct task_struct *task;
+
+	task = get_pid_task(file_inode(file)->i_private, PIDTYPE_PID);
+	if (!task)
+		return ERR_PTR(-ESRCH);
+	if (task->flags & PF_EXITING) {
+		put_task_struct(task);
+		return ERR_PTR(-ESRCH);
+	}
+	return task;
+}
+
+static int vp_open(struct inode *inode, struct file *file)
+{
+	struct task_struct *task = get_pid_task(inode->i_private, PIDTYPE_PID);
+	int err = 0;
+
+	if (!task)
+		return -ESRCH;
+	if (task != current && !vp_may_access(task))
+		err = -EACCES;
+	put_task_struct(task);
+	return err;
+}
+
+/*
+ * Lock @v with its counters suspended: the owner suspends them itself;
+ * anyone else waits the moment a stopped tracee needs to leave its CPU.
+ */
+static int vp_lock_idle(struct vperfctr *v, unsigned long *flags)
+{
+	unsigned int tries;
+
+	for (tries = 0; tries < 100000; tries++) {
+		raw_spin_lock_irqsave(&v->lock, *flags);
+		if (v->owner == current) {
+			vp_suspend(v);
+			return 0;
+		}
+		if (!v->resumed)
+			return 0;
+		raw_spin_unlock_irqrestore(&v->lock, *flags);
+		cpu_relax();
+	}
+	return -EBUSY;
+}
+
+/* Undo vp_lock_idle(): the owner counts again, unless stopped. */
+static void vp_unlock_idle(struct vperfctr *v, unsigned long flags)
+{
+	int signo = 0;
+	u32 mask = 0;
+
+	if (v->owner == current) {
+		mask = vp_take_signal(v, &signo);
+		vp_resume(v);
+	}
+	raw_spin_unlock_irqrestore(&v->lock, flags);
+	if (mask)
+		vp_signal(current, signo, mask);
+}
+
+static int vp_install(struct vperfctr *v, struct perfctr_cpu_state *new,
+		      const struct vperfctr_control *uc)
+{
+	struct perfctr_cpu_state *st = &v->page->cpu;
+	unsigned long flags;
+	unsigned int i;
+
+	if (vp_lock_idle(v, &flags))
+		return -EBUSY;
+	if (uc->preserve & VPERFCTR_PRESERVE_TSC)
+		new->tsc_sum = st->tsc_sum;
+	for (i = 0; i < PERFCTR_NR_PMCS; i++)
+		if (uc->preserve & BIT(i))
+			new->pmc[i].sum = st->pmc[i].sum;
+	vp_begin(v);
+	*st = *new;
+	vp_end(v);
+	v->uctl = *uc;
+	v->stopped = 0;
+	v->saved_cstatus = 0;
+	v->ovf_mask = 0;
+	v->sig_due = false;
+	vp_unlock_idle(v, flags);
+	return 0;
+}
+
+static int vp_check_uctl(const struct vperfctr_control *uc)
+{
+	unsigned int i;
+
+	if (uc->flags & ~VPERFCTR_CONTROL_FLAGS)
+		return -EINVAL;
+	for (i = 0; i < ARRAY_SIZE(uc->_reserved); i++)
+		if (uc->_reserved[i])
+			return -EINVAL;
+	if (uc->si_signo && !valid_signal(uc->si_signo))
+		return -EINVAL;
+	if (uc->cpu_control.nrictrs && !uc->si_signo)
+		return -EINVAL;		/* an overflow nobody hears of */
+	return 0;
+}
+
+/* vp_mutex held: @new replaces @task's control, or nothing changes. */
+static int vp_set_control(struct task_struct *task,
+			  struct perfctr_cpu_state *new,
+			  const struct vperfctr_control *uc)
+{
+	bool uses_hw = perfctr_cstatus_nrctrs(new->cstatus) != 0;
+	struct vperfctr *v = vp_find(task);
+	bool got_hw = false;
+	int err;
+
+	if (uses_hw && !(v && v->reserved)) {
+		err = vp_hw_get();
+		if (err)
+			return err;
+		got_hw = true;
+	}
+	if (!v) {
+		v = vp_create(task);
+		if (IS_ERR(v)) {
+			err = PTR_ERR(v);
+			goto out_hw;
+		}
+	}
+	err = vp_install(v, new, uc);
+	if (err)
+		goto out_hw;
+	if (got_hw)
+		v->reserved = true;
+	if (!uses_hw && v->reserved) {
+		v->reserved = false;
+		vp_hw_put();
+	}
+	return 0;
+
+out_hw:
+	if (got_hw)
+		vp_hw_put();
+	return err;
+}
+
+static ssize_t vp_control_write(struct file *file, const char __user *buf,
+				size_t count, loff_t *ppos)
+{
+	struct perfctr_cpu_state *new;
+	struct vperfctr_control uc;
+	struct task_struct *task;
+	int err;
+
+	if (*ppos != 0 || count != sizeof(uc))
+		return -EINVAL;
+	if (copy_from_user(&uc, buf, sizeof(uc)))
+		return -EFAULT;
+	err = vp_check_uctl(&uc);
+	if (err)
+		return err;
+	task = vp_file_task(file);
+	if (IS_ERR(task))
+		return PTR_ERR(task);
+	err = vp_may_change(task);
+	if (err)
+		goto out_task;
+	new = kzalloc(sizeof(*new), GFP_KERNEL);
+	if (!new) {
+		err = -ENOMEM;
+		goto out_task;
+	}
+	new->control = uc.cpu_control;
+	err = perfctr_cpu_update_control(new, false);
+	if (!err) {
+		mutex_lock(&vp_mutex);
+		err = vp_set_control(task, new, &uc);
+		mutex_unlock(&vp_mutex);
+	}
+	kfree(new);
+out_task:
+	put_task_struct(task);
+	return err ?: count;
+}
+
+/* Reads return one whole record at offset 0, then end of file. */
+static ssize_t vp_read_check(size_t count, loff_t pos, size_t size)
+{
+	if (pos >= size)
+		return 0;
+	if (pos != 0 || count < size)
+		return -EINVAL;
+	return size;
+}
+
+static ssize_t vp_control_read(struct file *file, char __user *buf,
+			       size_t count, loff_t *ppos)
+{
+	ssize_t ret = vp_read_check(count, *ppos, sizeof(struct vperfctr_control));
+	struct vperfctr_control uc = {};
+	struct task_struct *task;
+	struct vperfctr *v;
+	unsigned long flags;
+
+	if (ret <= 0)
+		return ret;
+	task = vp_file_task(file);
+	if (IS_ERR(task))
+		return PTR_ERR(task);
+	rcu_read_lock();
+	v = vp_find(task);
+	if (v) {
+		raw_spin_lock_irqsave(&v->lock, flags);
+		uc = v->uctl;
+		uc.cpu_control = v->page->cpu.control;
+		raw_spin_unlock_irqrestore(&v->lock, flags);
+	}
+	rcu_read_unlock();
+	put_task_struct(task);
+	if (copy_to_user(buf, &uc, sizeof(uc)))
+		return -EFAULT;
+	*ppos += sizeof(uc);
+	return sizeof(uc);
+}
+
+static void vp_copy_sums(struct perfctr_sum_ctrs *sums,
+			 const struct perfctr_cpu_state *st)
+{
+	unsigned int i;
+
+	sums->tsc = st->tsc_sum;
+	for (i = 0; i < PERFCTR_NR_PMCS; i++)
+		sums->pmc[i] = st->pmc[i].sum;
+}
+
+/* Never waits: another thread's sums are as of its last sample. */
+static ssize_t vp_sums_read(struct file *file, char __user *buf, size_t count,
+			    loff_t *ppos)
+{
+	ssize_t ret = vp_read_check(count, *ppos, sizeof(struct perfctr_sum_ctrs));
+	struct perfctr_sum_ctrs sums = {};
+	struct task_struct *task;
+	struct vperfctr *v;
+	unsigned long flags;
+
+	if (ret <= 0)
+		return ret;
+	task = vp_file_task(file);
+	if (IS_ERR(task))
+		return PTR_ERR(task);
+	rcu_read_lock();
+	v = vp_find(task);
+	if (v) {
+		raw_spin_lock_irqsave(&v->lock, flags);
+		if (v->owner == current && v->resumed) {
+			vp_begin(v);
+			perfctr_cpu_sample(&v->page->cpu);
+			vp_end(v);
+		}
+		vp_copy_sums(&sums, &v->page->cpu);
+		raw_spin_unlock_irqrestore(&v->lock, flags);
+	}
+	rcu_read_unlock();
+	put_task_struct(task);
+	if (copy_to_user(buf, &sums, sizeof(sums)))
+		return -EFAULT;
+	*ppos += sizeof(sums);
+	return sizeof(sums);
+}
+
+/* vp_mutex held. */
+static void vp_unlink(struct vperfctr *v)
+{
+	unsigned long flags;
+	bool twork;
+
+	if (v->owner == current) {
+		WRITE_ONCE(v->unlinked, true);
+		vp_detach(v);
+		return;
+	}
+	raw_spin_lock_irqsave(&v->lock, flags);
+	WRITE_ONCE(v->unlinked, true);
+	twork = v->linked;	/* else the pending link work detaches */
+	raw_spin_unlock_irqrestore(&v->lock, flags);
+	if (!twork)
+		return;
+	init_task_work(&v->twork, vp_detach_fn);
+	/* Fails only if it is exiting: then its last switch reaps the set. */
+	task_work_add(v->owner, &v->twork, TWA_RESUME);
+}
+
+static int vp_command(struct vperfctr *v, u32 cmd)
+{
+	struct perfctr_cpu_state *st = &v->page->cpu;
+	unsigned long flags;
+	unsigned int i;
+	int err = 0;
+
+	if (cmd == VPERFCTR_CMD_UNLINK) {
+		vp_unlink(v);
+		return 0;
+	}
+	if (vp_lock_idle(v, &flags))
+		return -EBUSY;
+	switch (cmd) {
+	case VPERFCTR_CMD_SUSPEND:
+		vp_stop(v, VP_STOP_CMD);
+		break;
+	case VPERFCTR_CMD_RESUME:
+		vp_unstop(v, VP_STOP_CMD);
+		break;
+	case VPERFCTR_CMD_CLEAR:
+		vp_begin(v);
+		st->tsc_sum = 0;
+		for (i = 0; i < PERFCTR_NR_PMCS; i++)
+			st->pmc[i].sum = 0;
+		vp_end(v);
+		break;
+	case VPERFCTR_CMD_IRESUME:
+		if (!(v->stopped & VP_STOP_OVF)) {
+			err = -EINVAL;
+			break;
+		}
+		/* identify_overflow() reloaded the start values. */
+		perfctr_cpu_ireload(st);
+		vp_unstop(v, VP_STOP_OVF);
+		break;
+	default:
+		err = -EINVAL;
+	}
+	vp_unlock_idle(v, flags);
+	return err;
+}
+
+static bool vp_known_command(u32 cmd)
+{
+	return cmd >= VPERFCTR_CMD_SUSPEND && cmd <= VPERFCTR_CMD_UNLINK;
+}
+
+static ssize_t vp_command_write(struct file *file, const char __user *buf,
+				size_t count, loff_t *ppos)
+{
+	struct task_struct *task;
+	struct vperfctr *v;
+	u32 cmd;
+	int err;
+
+	if (*ppos != 0 || count != sizeof(cmd))
+		return -EINVAL;
+	if (get_user(cmd, (const u32 __user *)buf))
+		return -EFAULT;
+	if (!vp_known_command(cmd))
+		return -EINVAL;
+	task = vp_file_task(file);
+	if (IS_ERR(task))
+		return PTR_ERR(task);
+	err = vp_may_change(task);
+	if (!err) {
+		mutex_lock(&vp_mutex);
+		v = vp_find(task);
+		err = v ? vp_command(v, cmd) : -ENODATA;
+		mutex_unlock(&vp_mutex);
+	}
+	put_task_struct(task);
+	return err ?: count;
+}
+
+/* The owner maps its state page: read-only, page 0 only, not inherited. */
+static int vp_state_mmap(struct file *file, struct vm_area_struct *vma)
+{
+	struct task_struct *task;
+	struct vperfctr *v;
+	int err;
+
+	if (vma->vm_pgoff || vma->vm_end - vma->vm_start > PAGE_SIZE)
+		return -EINVAL;
+	if (vma->vm_flags & VM_WRITE)
+		return -EPERM;
+	task = vp_file_task(file);
+	if (IS_ERR(task))
+		return PTR_ERR(task);
+	err = task == current ? 0 : -EPERM;
+	put_task_struct(task);
+	if (err)
+		return err;
+	mutex_lock(&vp_mutex);
+	v = vp_find(current) ?: vp_create(current);
+	if (IS_ERR(v)) {
+		err = PTR_ERR(v);
+	} else {
+		perfctr_vma_read_only(vma);
+		err = vm_insert_page(vma, vma->vm_start, virt_to_page(v->page));
+	}
+	mutex_unlock(&vp_mutex);
+	return err;
+}
+
+const struct file_operations vperfctr_control_fops = {
+	.owner = THIS_MODULE,
+	.open = vp_open,
+	.read = vp_control_read,
+	.write = vp_control_write,
+	.llseek = default_llseek,
+};
+
+const struct file_operations vperfctr_sums_fops = {
+	.owner = THIS_MODULE,
+	.open = vp_open,
+	.read = vp_sums_read,
+	.llseek = default_llseek,
+};
+
+const struct file_operations vperfctr_state_fops = {
+	.owner = THIS_MODULE,
+	.open = vp_open,
+	.mmap = vp_state_mmap,
+	.llseek = default_llseek,
+};
+
+const struct file_operations vperfctr_command_fops = {
+	.owner = THIS_MODULE,
+	.open = vp_open,
+	.write = vp_command_write,
+	.llseek = default_llseek,
+};
+
+int vperfctr_init(void)
+{
+	unsigned int cpu;
+
+	for_each_possible_cpu(cpu) {
+		struct vp_cpu *c = per_cpu_ptr(&vp_cpus, cpu);
+
+		hrtimer_init(&c->timer, CLOCK_MONOTONIC,
+			     HRTIMER_MODE_REL_PINNED_HARD);
+		c->timer.function = vp_tick;
+	}
+	/* Once for the module's life: enabling it per set would sleep. */
+	preempt_notifier_inc();
+	perfctr_cpu_set_ihandler(vp_ihandler);
+	return 0;
+}
+
+/* Every set is gone: each held a module reference. */
+void vperfctr_exit(void)
+{
+	unsigned int cpu;
+
+	perfctr_cpu_set_ihandler(NULL);
+	irq_work_sync(&vp_reap_irq_work);
+	flush_work(&vp_reap_work);	/* the last vp_free() may still return */
+	for_each_possible_cpu(cpu)
+		hrtimer_cancel(&per_cpu_ptr(&vp_cpus, cpu)->timer);
+	preempt_notifier_dec();
+}

@@ -1,0 +1,487 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * libperfctr: user-space access to perfctr's virtual per-thread counters.
+ *
+ * Everything but the fast read path is a plain pread()/pwrite() on the
+ * files of /proc/perfctr/<tid>/. The fast path reads the sums from the
+ * state page the kernel maps for the owning thread and adds what the
+ * running counters counted since their period began (RDTSC, RDPMC).
+ *
+ * Built with PERFCTR_SIM (test builds) RDPMC is replaced by a read of the
+ * simulated PMU's user page, as no real counter backs the simulation.
+ */
+#define _GNU_SOURCE
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <unistd.h>
+
+#include "libperfctr.h"
+#include "arch-x86.h"
+
+#define INFO_PATH	PERFCTR_ROOT "/info"
+
+struct vperfctr {
+	/*
+	 * The state page where the fast paths may use it, NULL where they
+	 * must read the sums file: one load and test decides, and the fast
+	 * paths need nothing else from the handle in production builds.
+	 */
+	const struct vperfctr_state *fast_ctrs;
+	const struct vperfctr_state *fast_tsc;
+#ifdef PERFCTR_SIM
+	const volatile struct simpmu_user_cpu *simpmu;
+	int simpmu_lsl;
+#endif
+	const volatile struct vperfctr_state *state;	/* NULL: remote */
+	size_t state_size;
+	int control_fd;
+	int sums_fd;
+	int command_fd;
+};
+
+/* /proc/perfctr/info */
+
+static void copy_field(char *dst, size_t size, const char *val)
+{
+	snprintf(dst, size, "%s", val);
+}
+
+static unsigned int parse_features(char *val)
+{
+	unsigned int features = 0;
+	char *word, *save = NULL;
+
+	for (word = strtok_r(val, " \t", &save); word;
+	     word = strtok_r(NULL, " \t", &save)) {
+		if (!strcmp(word, "rdpmc"))
+			features |= PERFCTR_FEATURE_RDPMC;
+		else if (!strcmp(word, "rdtsc"))
+			features |= PERFCTR_FEATURE_RDTSC;
+		else if (!strcmp(word, "pcint"))
+			features |= PERFCTR_FEATURE_PCINT;
+	}
+	return features;
+}
+
+static void parse_info_line(struct perfctr_info *info, const char *key,
+			    char *val)
+{
+	if (!strcmp(key, "version"))
+		copy_field(info->version, sizeof(info->version), val);
+	else if (!strcmp(key, "abi_version"))
+		info->abi_version = strtoul(val, NULL, 16);
+	else if (!strcmp(key, "cpu_type"))
+		copy_field(info->cpu_type, sizeof(info->cpu_type), val);
+	else if (!strcmp(key, "cpu_family_id"))
+		info->cpu_family_id = strtoul(val, NULL, 10);
+	else if (!strcmp(key, "features"))
+		info->features = parse_features(val);
+	else if (!strcmp(key, "cpu_khz"))
+		info->cpu_khz = strtoul(val, NULL, 10);
+	else if (!strcmp(key, "tsc_to_cpu_mult"))
+		info->tsc_to_cpu_mult = strtoul(val, NULL, 10);
+	else if (!strcmp(key, "nrctrs"))
+		info->nrctrs = strtoul(val, NULL, 10);
+	else if (!strcmp(key, "cpus_forbidden"))
+		copy_field(info->cpus_forbidden, sizeof(info->cpus_forbidden),
+			   val);
+	else if (!strcmp(key, "fallback"))
+		copy_field(info->fallback, sizeof(info->fallback), val);
+}
+
+int perfctr_info(struct perfctr_info *info)
+{
+	char *line = NULL, *val;
+	size_t size = 0;
+	int err;
+	FILE *f;
+
+	f = fopen(INFO_PATH, "re");
+	if (!f)
+		return -1;
+	memset(info, 0, sizeof(*info));
+	while (getline(&line, &size, f) > 0) {
+		val = strchr(line, ':');
+		if (!val)
+			continue;
+		*val++ = '\0';
+		val += strspn(val, " \t");
+		val[strcspn(val, "\n")] = '\0';
+		parse_info_line(info, line, val);
+	}
+	err = ferror(f);
+	free(line);
+	fclose(f);
+	if (err) {
+		errno = EIO;
+		return -1;
+	}
+	/* Without an ABI version this is not perfctr's info file. */
+	if (!info->abi_version) {
+		errno = ENODATA;
+		return -1;
+	}
+	return 0;
+}
+
+/* Opening and closing */
+
+/* A word of the state page that the kernel may change at any time. */
+static inline __u32 load_u32(const __u32 *p)
+{
+	return *(const volatile __u32 *)p;
+}
+
+
+static void vp_free(struct vperfctr *vp)
+{
+	int saved = errno;
+
+	if (vp->state)
+		munmap((void *)vp->state, vp->state_size);
+#ifdef PERFCTR_SIM
+	if (vp->simpmu)
+		munmap((void *)vp->simpmu, vp->state_size);
+#endif
+	if (vp->control_fd >= 0)
+		close(vp->control_fd);
+	if (vp->sums_fd >= 0)
+		close(vp->sums_fd);
+	if (vp->command_fd >= 0)
+		close(vp->command_fd);
+	free(vp);
+	errno = saved;
+}
+
+/* One page, read-only and shared, of the file @name under @dfd or NULL. */
+static void *map_page(int dfd, const char *name, size_t size)
+{
+	void *p;
+	int fd;
+
+	fd = openat(dfd, name, O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		return NULL;
+	p = mmap(NULL, size, PROT_READ, MAP_SHARED, fd, 0);
+	close(fd);
+	return p == MAP_FAILED ? NULL : p;
+}
+
+#ifdef PERFCTR_SIM
+/* RDPMC in the simulation is a read of the sim's page: can we map it? */
+static int simpmu_open(struct vperfctr *vp)
+{
+	vp->simpmu = map_page(AT_FDCWD, SIMPMU_DEV, vp->state_size);
+	vp->simpmu_lsl = simpmu_have_lsl();
+	return vp->simpmu != NULL;
+}
+#endif
+
+/* The owner maps the state page, which makes the kernel set up counters. */
+static int vp_map_state(struct vperfctr *vp, int dfd,
+			const struct perfctr_info *info)
+{
+	int rdtsc = !!(info->features & PERFCTR_FEATURE_RDTSC);
+	int rdpmc = !!(info->features & PERFCTR_FEATURE_RDPMC);
+	const struct vperfctr_state *st;
+
+	st = map_page(dfd, "state", vp->state_size);
+	if (!st)
+		return -1;
+	vp->state = st;
+	if (load_u32(&st->magic) != VPERFCTR_STATE_MAGIC) {
+		errno = EPROTO;
+		return -1;
+	}
+#ifdef PERFCTR_SIM
+	if (rdpmc)
+		rdpmc = simpmu_open(vp);
+#endif
+	vp->fast_tsc = rdtsc ? st : NULL;
+	/* Where no counter can be programmed, RDPMC is never executed. */
+	vp->fast_ctrs = rdtsc && (rdpmc || !info->nrctrs) ? st : NULL;
+	return 0;
+}
+
+static struct vperfctr *vp_open(const char *dir, int self)
+{
+	struct perfctr_info info;
+	struct vperfctr *vp;
+	int dfd;
+
+	if (perfctr_info(&info))
+		return NULL;
+	if ((info.abi_version >> 8) != (PERFCTR_ABI_VERSION >> 8)) {
+		errno = EPROTO;
+		return NULL;
+	}
+	vp = calloc(1, sizeof(*vp));
+	if (!vp)
+		return NULL;
+	vp->control_fd = -1;
+	vp->sums_fd = -1;
+	vp->command_fd = -1;
+	vp->state_size = sysconf(_SC_PAGESIZE);
+	dfd = open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	if (dfd < 0)
+		goto fail;
+	vp->control_fd = openat(dfd, "control", O_RDWR | O_CLOEXEC);
+	if (vp->control_fd < 0)
+		goto fail_dir;
+	vp->sums_fd = openat(dfd, "sums", O_RDONLY | O_CLOEXEC);
+	if (vp->sums_fd < 0)
+		goto fail_dir;
+	vp->command_fd = openat(dfd, "command", O_WRONLY | O_CLOEXEC);
+	if (vp->command_fd < 0)
+		goto fail_dir;
+	if (self && vp_map_state(vp, dfd, &info))
+		goto fail_dir;
+	close(dfd);
+	return vp;
+
+fail_dir:
+	{
+		int saved = errno;
+
+		close(dfd);
+		errno = saved;
+	}
+fail:
+	vp_free(vp);
+	return NULL;
+}
+
+struct vperfctr *vperfctr_open(void)
+{
+	return vp_open(PERFCTR_ROOT "/self", 1);
+}
+
+struct vperfctr *vperfctr_open_tid(pid_t tid)
+{
+	char dir[64];
+
+	if (tid <= 0) {
+		errno = EINVAL;
+		return NULL;
+	}
+	snprintf(dir, sizeof(dir), PERFCTR_ROOT "/%d", (int)tid);
+	return vp_open(dir, 0);
+}
+
+void vperfctr_close(struct vperfctr *vp)
+{
+	if (vp)
+		vp_free(vp);
+}
+
+const volatile struct vperfctr_state *vperfctr_state(const struct vperfctr *vp)
+{
+	return vp->state;
+}
+
+/* The files */
+
+/* pread()/pwrite() of exactly @size bytes at offset 0; short is EIO. */
+static int io_result(ssize_t n, size_t size)
+{
+	if (n < 0)
+		return -1;
+	if ((size_t)n != size) {
+		errno = EIO;
+		return -1;
+	}
+	return 0;
+}
+
+int vperfctr_control(struct vperfctr *vp, const struct vperfctr_control *ctl)
+{
+	return io_result(pwrite(vp->control_fd, ctl, sizeof(*ctl), 0),
+			 sizeof(*ctl));
+}
+
+int vperfctr_read_control(struct vperfctr *vp, struct vperfctr_control *ctl)
+{
+	return io_result(pread(vp->control_fd, ctl, sizeof(*ctl), 0),
+			 sizeof(*ctl));
+}
+
+/*
+ * Not inlined: in the fast paths' fallback it would make the fast path
+ * set up for a call (the PIC register on i386) that it never makes.
+ */
+__attribute__((noinline))
+int vperfctr_read_sums(struct vperfctr *vp, struct perfctr_sum_ctrs *sums)
+{
+	return io_result(pread(vp->sums_fd, sums, sizeof(*sums), 0),
+			 sizeof(*sums));
+}
+
+static int vp_command(struct vperfctr *vp, __u32 cmd)
+{
+	return io_result(pwrite(vp->command_fd, &cmd, sizeof(cmd), 0),
+			 sizeof(cmd));
+}
+
+int vperfctr_suspend(struct vperfctr *vp)
+{
+	return vp_command(vp, VPERFCTR_CMD_SUSPEND);
+}
+
+int vperfctr_resume(struct vperfctr *vp)
+{
+	return vp_command(vp, VPERFCTR_CMD_RESUME);
+}
+
+int vperfctr_clear(struct vperfctr *vp)
+{
+	return vp_command(vp, VPERFCTR_CMD_CLEAR);
+}
+
+int vperfctr_iresume(struct vperfctr *vp)
+{
+	return vp_command(vp, VPERFCTR_CMD_IRESUME);
+}
+
+int vperfctr_unlink(struct vperfctr *vp)
+{
+	return vp_command(vp, VPERFCTR_CMD_UNLINK);
+}
+
+/*
+ * The fast path. The kernel changes the state page only on the owner's
+ * CPU while the owner is not running (and makes seq odd meanwhile), so an
+ * even seq that is the same before and after the reads means they saw
+ * one period of counters that ran on this CPU all along.
+ *
+ * Only seq and cstatus are read as volatile: the other fields are read
+ * once each between two barrier()s, and plain loads let the compiler fold
+ * them into the arithmetic, which keeps the hot path short.
+ */
+
+static inline __u32 pmc_low(const struct vperfctr *vp, __u32 map)
+{
+#ifdef PERFCTR_SIM
+	return simpmu_rdpmc_low(vp->simpmu, vp->simpmu_lsl, map);
+#else
+	(void)vp;
+	return arch_rdpmc_low(map);
+#endif
+}
+
+static inline __u64 pmc_now(const struct vperfctr *vp,
+			    const struct perfctr_pmc_state *pmc)
+{
+	return pmc->sum + (__u32)(pmc_low(vp, pmc->map) - pmc->start);
+}
+
+/* Stopped counters: the sums are final, every one of them. */
+static void copy_sums(const struct perfctr_cpu_state_user *cs,
+		      struct perfctr_sum_ctrs *sums)
+{
+	unsigned int i;
+
+	sums->tsc = cs->tsc_sum;
+	for (i = 0; i < PERFCTR_NR_PMCS; i++)
+		sums->pmc[i] = cs->pmc[i].sum;
+}
+
+/*
+ * While the counters run, only sums->tsc and the control's counters
+ * (pmc[0] to pmc[nractrs + nrictrs - 1]) are written. The first two are
+ * unrolled: a loop costs more than the work of a counter.
+ */
+int vperfctr_read_ctrs(struct vperfctr *vp, struct perfctr_sum_ctrs *sums)
+{
+	const struct vperfctr_state *st = vp->fast_ctrs;
+	const struct perfctr_cpu_state_user *cs;
+	__u32 seq, cstatus, i, n;
+
+	if (!st)
+		return vperfctr_read_sums(vp, sums);
+	cs = &st->cpu_state;
+retry:
+	seq = load_u32(&st->seq);
+	if (seq & 1)
+		goto retry;
+	barrier();
+	cstatus = load_u32(&cs->cstatus);
+	if (__builtin_expect(perfctr_cstatus_has_tsc(cstatus), 1)) {
+		sums->tsc = cs->tsc_sum +
+			(__u32)(arch_rdtsc_low() - cs->tsc_start);
+	} else if (cstatus) {
+		sums->tsc = cs->tsc_sum;
+	} else {
+		copy_sums(cs, sums);
+		goto check;
+	}
+	/* The kernel's cstatus never counts more than PERFCTR_NR_PMCS. */
+	n = perfctr_cstatus_nrctrs(cstatus);
+	if (n) {
+		sums->pmc[0] = pmc_now(vp, &cs->pmc[0]);
+		if (n > 1) {
+			sums->pmc[1] = pmc_now(vp, &cs->pmc[1]);
+			for (i = 2; i < n; i++)
+				sums->pmc[i] = pmc_now(vp, &cs->pmc[i]);
+		}
+	}
+check:
+	barrier();
+	if (st->seq != seq)	/* barrier() makes it a fresh load */
+		goto retry;
+	return 0;
+}
+
+unsigned long long vperfctr_read_tsc(struct vperfctr *vp)
+{
+	const struct vperfctr_state *st = vp->fast_tsc;
+	struct perfctr_sum_ctrs sums;
+	__u64 tsc;
+	__u32 seq;
+
+	if (!st)
+		return vperfctr_read_sums(vp, &sums) ? 0 : sums.tsc;
+retry:
+	seq = load_u32(&st->seq);
+	if (seq & 1)
+		goto retry;
+	barrier();
+	tsc = st->cpu_state.tsc_sum;
+	if (perfctr_cstatus_has_tsc(load_u32(&st->cpu_state.cstatus)))
+		tsc += (__u32)(arch_rdtsc_low() - st->cpu_state.tsc_start);
+	barrier();
+	if (st->seq != seq)
+		goto retry;
+	return tsc;
+}
+
+unsigned long long vperfctr_read_pmc(struct vperfctr *vp, unsigned int i)
+{
+	const struct vperfctr_state *st = vp->fast_ctrs;
+	struct perfctr_sum_ctrs sums;
+	__u64 sum;
+	__u32 seq;
+
+	if (i >= PERFCTR_NR_PMCS) {
+		errno = EINVAL;
+		return 0;
+	}
+	if (!st)
+		return vperfctr_read_sums(vp, &sums) ? 0 : sums.pmc[i];
+retry:
+	seq = load_u32(&st->seq);
+	if (seq & 1)
+		goto retry;
+	barrier();
+	if (i < perfctr_cstatus_nrctrs(load_u32(&st->cpu_state.cstatus)))
+		sum = pmc_now(vp, &st->cpu_state.pmc[i]);
+	else
+		sum = st->cpu_state.pmc[i].sum;
+	barrier();
+	if (st->seq != seq)
+		goto retry;
+	return sum;
+}
