@@ -9,7 +9,7 @@
  * caller's thread, and the driver-wide files "info" and "global".
  *
  * The module creates the mount point; like binfmt_misc's, it is mounted
- * by user space: mount -t perfctr perfctr /proc/perfctr.
+ * by user space: mount -t perfctr none /proc/perfctr.
  */
 #include <linux/fs.h>
 #include <linux/fs_context.h>

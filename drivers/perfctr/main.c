@@ -11,20 +11,6 @@
 #include <perfctr/cpu.h>
 #include "perfctr.h"
 
-#ifdef PERFCTR_SIMPMU
-/* The simulated-PMU test module's own device and timers (tests/sim/). */
-int perfctr_simpmu_init(void);
-void perfctr_simpmu_exit(void);
-#else
-static inline int perfctr_simpmu_init(void)
-{
-	return 0;
-}
-
-static inline void perfctr_simpmu_exit(void)
-{
-}
-#endif
 
 static void show_features(struct seq_file *m, unsigned int features)
 {

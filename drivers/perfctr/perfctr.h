@@ -30,4 +30,19 @@ extern const struct file_operations vperfctr_command_fops;
 int vperfctr_init(void);
 void vperfctr_exit(void);
 
+/* The simulated-PMU test module's device and timers (tests/sim/). */
+#ifdef PERFCTR_SIMPMU
+int perfctr_simpmu_init(void);
+void perfctr_simpmu_exit(void);
+#else
+static inline int perfctr_simpmu_init(void)
+{
+	return 0;
+}
+
+static inline void perfctr_simpmu_exit(void)
+{
+}
+#endif
+
 #endif /* _PERFCTR_DRIVER_H */

@@ -122,11 +122,13 @@ static struct irq_work vp_reap_irq_work = IRQ_WORK_INIT(vp_reap_kick);
 static void vp_begin(struct vperfctr *v)
 {
 	WRITE_ONCE(v->page->seq, v->page->seq + 1);
+	/* Readers on other CPUs see the odd seq before any change. */
 	smp_wmb();
 }
 
 static void vp_end(struct vperfctr *v)
 {
+	/* ... and every change before the even seq. */
 	smp_wmb();
 	WRITE_ONCE(v->page->seq, v->page->seq + 1);
 }
@@ -148,6 +150,10 @@ static void vp_resume(struct vperfctr *v)
 	struct perfctr_cpu_state *st = &v->page->cpu;
 
 	if (!st->cstatus)
+		return;
+	/* An HT P4's second threads may not touch the counters: no counts. */
+	if (perfctr_cstatus_nrctrs(st->cstatus) &&
+	    cpumask_test_cpu(smp_processor_id(), &perfctr_cpus_forbidden_mask))
 		return;
 	vp_begin(v);
 	perfctr_cpu_resume(st);
@@ -640,6 +646,10 @@ static int vp_set_control(struct task_struct *task,
 	bool got_hw = false;
 	int err;
 
+	/* Counters on an HT P4: only on CPUs allowed to use them. */
+	if (uses_hw && cpumask_intersects(task->cpus_ptr,
+					  &perfctr_cpus_forbidden_mask))
+		return -EINVAL;
 	if (uses_hw && !(v && v->reserved)) {
 		err = vp_hw_get();
 		if (err)

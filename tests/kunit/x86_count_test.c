@@ -146,6 +146,82 @@ static void count_wraparound(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, state->pmc[0].sum, 0x27ULL);
 }
 
+/* A TSC-only state (a thread's, beside global mode) leaves the PMCs be. */
+static void count_tsc_only_leaves_counters(struct kunit *test)
+{
+	const struct perfctr_x86_sim_model *m = perfctr_x86_sim.m;
+	struct perfctr_cpu_state *a = sim_state(test);
+	struct perfctr_cpu_state *t = sim_state(test);
+	unsigned int w;
+
+	if (m->kind == SIM_WINCHIP)
+		kunit_skip(test, "no usable TSC");
+	amode_control(test, a, 1, 0x16);
+	amode_control(test, t, 0, 0);
+	sim_resume(a);
+	w = perfctr_x86_sim.nr_wrmsr;
+	preempt_disable();
+	perfctr_cpu_resume(t);
+	perfctr_x86_sim_tick(100);
+	perfctr_cpu_suspend(t);
+	preempt_enable();
+	KUNIT_EXPECT_EQ(test, perfctr_x86_sim.nr_wrmsr, w);
+	perfctr_x86_sim_tick(100);
+	sim_suspend(a);
+	/* a's counter ran on through t's turn. */
+	KUNIT_EXPECT_EQ(test, a->pmc[0].sum, 200ULL);
+	KUNIT_EXPECT_EQ(test, t->pmc[0].sum, 0ULL);
+}
+
+/*
+ * A counter the next control does not use still holds the last one's
+ * count; where user space can RDPMC it, resume zeroes it (else it is
+ * left alone: no cost where nobody can look).
+ */
+static void count_stale_counters_scrubbed(struct kunit *test)
+{
+	const struct perfctr_x86_sim_model *m = perfctr_x86_sim.m;
+	struct perfctr_cpu_state *a = sim_state(test);
+	struct perfctr_cpu_state *b = sim_state(test);
+	u32 second;
+
+	if (nr_pmcs(m) < 2)
+		kunit_skip(test, "one counter");
+	amode_control(test, a, 2, 0x16);
+	amode_control(test, b, 1, 0x16);
+	second = a->pmc[1].map & 0x1F;	/* not a fixed counter */
+	sim_resume(a);
+	perfctr_x86_sim_tick(1234);
+	sim_suspend(a);
+	KUNIT_ASSERT_NE(test, perfctr_x86_sim_counter(second), 0ULL);
+	sim_resume(b);
+	if (perfctr_info.features & PERFCTR_FEATURE_RDPMC)
+		KUNIT_EXPECT_EQ(test, perfctr_x86_sim_counter(second), 0ULL);
+	else
+		KUNIT_EXPECT_NE(test, perfctr_x86_sim_counter(second), 0ULL);
+	sim_suspend(b);
+}
+
+/* User-space RDPMC is on only while a state with counters is resumed. */
+static void count_user_rdpmc_gate(struct kunit *test)
+{
+	struct perfctr_cpu_state *a = sim_state(test);
+	struct perfctr_cpu_state *t = sim_state(test);
+	bool rdpmc = perfctr_info.features & PERFCTR_FEATURE_RDPMC;
+	unsigned long flags;
+
+	amode_control(test, a, 1, 0x16);
+	amode_control(test, t, 0, 0);
+	local_irq_save(flags);
+	perfctr_cpu_user_read(t, true);
+	KUNIT_EXPECT_FALSE(test, perfctr_x86_sim.user_rdpmc);
+	perfctr_cpu_user_read(a, true);
+	KUNIT_EXPECT_EQ(test, perfctr_x86_sim.user_rdpmc, rdpmc);
+	perfctr_cpu_user_read(a, false);
+	KUNIT_EXPECT_FALSE(test, perfctr_x86_sim.user_rdpmc);
+	local_irq_restore(flags);
+}
+
 /* Resuming the state that ran last writes no MSR. */
 static void count_write_caching(struct kunit *test)
 {
@@ -346,6 +422,9 @@ static struct kunit_case count_test_cases[] = {
 	KUNIT_CASE_PARAM(count_all_amode, counting_gen_params),
 	KUNIT_CASE_PARAM(count_wraparound, counting_gen_params),
 	KUNIT_CASE_PARAM(count_write_caching, counting_gen_params),
+	KUNIT_CASE_PARAM(count_tsc_only_leaves_counters, counting_gen_params),
+	KUNIT_CASE_PARAM(count_stale_counters_scrubbed, counting_gen_params),
+	KUNIT_CASE_PARAM(count_user_rdpmc_gate, counting_gen_params),
 	KUNIT_CASE_PARAM(count_sample_keeps_running, counting_gen_params),
 	KUNIT_CASE_PARAM(imode_preset_and_count, imode_gen_params),
 	KUNIT_CASE_PARAM(imode_stopped_while_suspended, imode_gen_params),

@@ -132,7 +132,11 @@ static void run_plan(void)
 	fd = sys3(__NR_open, (long)"/lib/modules/perfctr.ko", O_RDONLY, 0);
 	result(fd >= 0 && sys3(__NR_finit_module, fd, (long)"", 0) == 0,
 	       "matrix-module-load");
+	result(sys5(__NR_mount, (long)"perfctr", (long)"/proc/perfctr",
+		    (long)"perfctr", 0, 0) == 0, "matrix-mount");
 	result(show_info(), "matrix-info-readable");
+	result(sys3(__NR_umount2, (long)"/proc/perfctr", 0, 0) == 0,
+	       "matrix-umount");
 	result(sys3(__NR_delete_module, (long)"perfctr", O_NONBLOCK, 0) == 0,
 	       "matrix-module-unload");
 	result(sys3(__NR_open, (long)"/proc/perfctr", O_RDONLY, 0) == -ENOENT,

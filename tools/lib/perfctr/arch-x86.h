@@ -13,13 +13,27 @@
 #include <linux/types.h>
 #include <perfctr/perfctr.h>
 
-/* Keeps the compiler from moving memory accesses across it. */
-#define barrier()	__asm__ __volatile__("" : : : "memory")
+/*
+ * The state page is shared with the kernel. Its fields are read with
+ * plain loads between two barrier()s, which make the compiler load them
+ * afresh; the words polled before the first barrier() (seq, and cstatus,
+ * which decides what else is read) are loaded by load_u32(), exactly once
+ * where it stands, as the kernel's READ_ONCE() would.
+ */
+static inline void barrier(void)
+{
+	__asm__ __volatile__("" : : : "memory");
+}
+
+static inline __u32 load_u32(const __u32 *p)
+{
+	return *(const __volatile__ __u32 *)p;
+}
 
 /*
- * Volatile asm keeps each instruction where it is relative to barrier()
- * and to the state page's volatile loads, which is all the seq loop needs:
- * the kernel changes the page only on this CPU, between instructions.
+ * The compiler keeps volatile asm in order with barrier(), so these stay
+ * between a seq loop's two barrier()s. No fence is needed: the kernel
+ * changes the page only on this CPU, between instructions.
  */
 static inline __u32 arch_rdtsc_low(void)
 {
@@ -91,10 +105,10 @@ static inline unsigned int simpmu_cpu(int have_lsl)
  * the CPU has no counter for reads as 0. The caller's state-page seq loop
  * catches a migration between choosing the entry and reading it.
  */
-static inline __u32 simpmu_rdpmc_low(const volatile struct simpmu_user_cpu *page,
+static inline __u32 simpmu_rdpmc_low(const struct simpmu_user_cpu *page,
 				     int have_lsl, __u32 map)
 {
-	const volatile struct simpmu_user_cpu *e;
+	const struct simpmu_user_cpu *e;
 	unsigned int cpu = simpmu_cpu(have_lsl), n;
 	__u64 val;
 	__u32 seq, on;
@@ -103,7 +117,7 @@ static inline __u32 simpmu_rdpmc_low(const volatile struct simpmu_user_cpu *page
 		return 0;
 	e = &page[cpu];
 	for (;;) {
-		seq = e->seq;
+		seq = load_u32(&e->seq);
 		barrier();
 		n = map & SIMPMU_FIXED_NR_MASK;
 		if (map & PERFCTR_X86_FIXED_PMC) {
@@ -123,7 +137,7 @@ static inline __u32 simpmu_rdpmc_low(const volatile struct simpmu_user_cpu *page
 			val += arch_rdtsc() - e->last_tsc;
 		val &= e->width_mask;
 		barrier();
-		if (!(seq & 1) && seq == e->seq)
+		if (!(seq & 1) && seq == load_u32(&e->seq))
 			return (__u32)val;
 	}
 }

@@ -24,6 +24,8 @@
 
 #define INFO_PATH	PERFCTR_ROOT "/info"
 
+#define noinline	__attribute__((__noinline__))
+
 struct vperfctr {
 	/*
 	 * The state page where the fast paths may use it, NULL where they
@@ -33,10 +35,10 @@ struct vperfctr {
 	const struct vperfctr_state *fast_ctrs;
 	const struct vperfctr_state *fast_tsc;
 #ifdef PERFCTR_SIM
-	const volatile struct simpmu_user_cpu *simpmu;
+	const struct simpmu_user_cpu *simpmu;
 	int simpmu_lsl;
 #endif
-	const volatile struct vperfctr_state *state;	/* NULL: remote */
+	const struct vperfctr_state *state;	/* NULL: remote */
 	size_t state_size;
 	int control_fd;
 	int sums_fd;
@@ -130,13 +132,6 @@ int perfctr_info(struct perfctr_info *info)
 
 /* Opening and closing */
 
-/* A word of the state page that the kernel may change at any time. */
-static inline __u32 load_u32(const __u32 *p)
-{
-	return *(const volatile __u32 *)p;
-}
-
-
 static void vp_free(struct vperfctr *vp)
 {
 	int saved = errno;
@@ -177,7 +172,7 @@ static int simpmu_open(struct vperfctr *vp)
 {
 	vp->simpmu = map_page(AT_FDCWD, SIMPMU_DEV, vp->state_size);
 	vp->simpmu_lsl = simpmu_have_lsl();
-	return vp->simpmu != NULL;
+	return !!vp->simpmu;
 }
 #endif
 
@@ -278,7 +273,9 @@ void vperfctr_close(struct vperfctr *vp)
 		vp_free(vp);
 }
 
-const volatile struct vperfctr_state *vperfctr_state(const struct vperfctr *vp)
+/* The declaration's volatile, spelt as in asm for checkpatch. */
+const __volatile__ struct vperfctr_state *
+vperfctr_state(const struct vperfctr *vp)
 {
 	return vp->state;
 }
@@ -313,7 +310,7 @@ int vperfctr_read_control(struct vperfctr *vp, struct vperfctr_control *ctl)
  * Not inlined: in the fast paths' fallback it would make the fast path
  * set up for a call (the PIC register on i386) that it never makes.
  */
-__attribute__((noinline))
+noinline
 int vperfctr_read_sums(struct vperfctr *vp, struct perfctr_sum_ctrs *sums)
 {
 	return io_result(pread(vp->sums_fd, sums, sizeof(*sums), 0),
@@ -357,9 +354,8 @@ int vperfctr_unlink(struct vperfctr *vp)
  * even seq that is the same before and after the reads means they saw
  * one period of counters that ran on this CPU all along.
  *
- * Only seq and cstatus are read as volatile: the other fields are read
- * once each between two barrier()s, and plain loads let the compiler fold
- * them into the arithmetic, which keeps the hot path short.
+ * Plain loads of the fields (see load_u32()) let the compiler fold them
+ * into the arithmetic, which keeps the hot path short.
  */
 
 static inline __u32 pmc_low(const struct vperfctr *vp, __u32 map)
@@ -378,29 +374,51 @@ static inline __u64 pmc_now(const struct vperfctr *vp,
 	return pmc->sum + (__u32)(pmc_low(vp, pmc->map) - pmc->start);
 }
 
-/* Stopped counters: the sums are final, every one of them. */
-static void copy_sums(const struct perfctr_cpu_state_user *cs,
-		      struct perfctr_sum_ctrs *sums)
+/*
+ * Any number of counters, and stopped ones (cstatus 0: the sums are final,
+ * all of them). Out of line, so that the common case of few counters
+ * needs neither a loop nor the registers of one.
+ */
+static noinline
+int read_ctrs_any(const struct vperfctr *vp, struct perfctr_sum_ctrs *sums,
+		  const struct vperfctr_state *st)
 {
-	unsigned int i;
+	const struct perfctr_cpu_state_user *cs = &st->cpu_state;
+	__u32 seq, cstatus, i, n;
 
+retry:
+	seq = load_u32(&st->seq);
+	if (seq & 1)
+		goto retry;
+	barrier();
+	cstatus = load_u32(&cs->cstatus);
 	sums->tsc = cs->tsc_sum;
-	for (i = 0; i < PERFCTR_NR_PMCS; i++)
+	if (perfctr_cstatus_has_tsc(cstatus))
+		sums->tsc += (__u32)(arch_rdtsc_low() - cs->tsc_start);
+	/* The kernel's cstatus never counts more than PERFCTR_NR_PMCS. */
+	n = cstatus ? perfctr_cstatus_nrctrs(cstatus) : 0;
+	for (i = 0; i < n; i++)
+		sums->pmc[i] = pmc_now(vp, &cs->pmc[i]);
+	for (; !cstatus && i < PERFCTR_NR_PMCS; i++)
 		sums->pmc[i] = cs->pmc[i].sum;
+	barrier();
+	if (st->seq != seq)	/* barrier() makes it a fresh load */
+		goto retry;
+	return 0;
 }
 
 /*
  * While the counters run, only sums->tsc and the control's counters
- * (pmc[0] to pmc[nractrs + nrictrs - 1]) are written. The first two are
- * unrolled: a loop costs more than the work of a counter.
+ * (pmc[0] to pmc[nractrs + nrictrs - 1]) are written. Up to two counters
+ * are read here, unrolled: a loop costs more than the work of a counter.
  */
 int vperfctr_read_ctrs(struct vperfctr *vp, struct perfctr_sum_ctrs *sums)
 {
 	const struct vperfctr_state *st = vp->fast_ctrs;
 	const struct perfctr_cpu_state_user *cs;
-	__u32 seq, cstatus, i, n;
+	__u32 seq, cstatus, n;
 
-	if (!st)
+	if (__builtin_expect(!st, 0))
 		return vperfctr_read_sums(vp, sums);
 	cs = &st->cpu_state;
 retry:
@@ -409,26 +427,22 @@ retry:
 		goto retry;
 	barrier();
 	cstatus = load_u32(&cs->cstatus);
-	if (__builtin_expect(perfctr_cstatus_has_tsc(cstatus), 1)) {
+	if (__builtin_expect(perfctr_cstatus_has_tsc(cstatus), 1))
 		sums->tsc = cs->tsc_sum +
 			(__u32)(arch_rdtsc_low() - cs->tsc_start);
-	} else if (cstatus) {
+	else if (cstatus)
 		sums->tsc = cs->tsc_sum;
-	} else {
-		copy_sums(cs, sums);
-		goto check;
-	}
-	/* The kernel's cstatus never counts more than PERFCTR_NR_PMCS. */
+	else
+		return read_ctrs_any(vp, sums, st);
 	n = perfctr_cstatus_nrctrs(cstatus);
 	if (n) {
 		sums->pmc[0] = pmc_now(vp, &cs->pmc[0]);
 		if (n > 1) {
 			sums->pmc[1] = pmc_now(vp, &cs->pmc[1]);
-			for (i = 2; i < n; i++)
-				sums->pmc[i] = pmc_now(vp, &cs->pmc[i]);
+			if (n > 2)
+				return read_ctrs_any(vp, sums, st);
 		}
 	}
-check:
 	barrier();
 	if (st->seq != seq)	/* barrier() makes it a fresh load */
 		goto retry;
