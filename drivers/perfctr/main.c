@@ -11,7 +11,6 @@
 #include <perfctr/cpu.h>
 #include "perfctr.h"
 
-
 static void show_features(struct seq_file *m, unsigned int features)
 {
 	seq_puts(m, "features:");

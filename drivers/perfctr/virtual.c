@@ -560,27 +560,29 @@ static int vp_open(struct inode *inode, struct file *file)
 /*
  * Lock @v with its counters suspended: the owner suspends them itself;
  * anyone else waits the moment a stopped tracee needs to leave its CPU.
+ * Returns locked either way; -EBUSY if they still run.
  */
 static int vp_lock_idle(struct vperfctr *v, unsigned long *flags)
+	__acquires(&v->lock)
 {
-	unsigned int tries;
+	unsigned int tries = 0;
 
-	for (tries = 0; tries < 100000; tries++) {
-		raw_spin_lock_irqsave(&v->lock, *flags);
-		if (v->owner == current) {
-			vp_suspend(v);
-			return 0;
-		}
-		if (!v->resumed)
-			return 0;
+	raw_spin_lock_irqsave(&v->lock, *flags);
+	if (v->owner == current) {
+		vp_suspend(v);
+		return 0;
+	}
+	while (v->resumed && ++tries < 100000) {
 		raw_spin_unlock_irqrestore(&v->lock, *flags);
 		cpu_relax();
+		raw_spin_lock_irqsave(&v->lock, *flags);
 	}
-	return -EBUSY;
+	return v->resumed ? -EBUSY : 0;
 }
 
 /* Undo vp_lock_idle(): the owner counts again, unless stopped. */
 static void vp_unlock_idle(struct vperfctr *v, unsigned long flags)
+	__releases(&v->lock)
 {
 	int signo = 0;
 	u32 mask = 0;
@@ -601,8 +603,10 @@ static int vp_install(struct vperfctr *v, struct perfctr_cpu_state *new,
 	unsigned long flags;
 	unsigned int i;
 
-	if (vp_lock_idle(v, &flags))
+	if (vp_lock_idle(v, &flags)) {
+		raw_spin_unlock_irqrestore(&v->lock, flags);
 		return -EBUSY;
+	}
 	if (uc->preserve & VPERFCTR_PRESERVE_TSC)
 		new->tsc_sum = st->tsc_sum;
 	for (i = 0; i < PERFCTR_NR_PMCS; i++)
@@ -837,8 +841,10 @@ static int vp_command(struct vperfctr *v, u32 cmd)
 		vp_unlink(v);
 		return 0;
 	}
-	if (vp_lock_idle(v, &flags))
+	if (vp_lock_idle(v, &flags)) {
+		raw_spin_unlock_irqrestore(&v->lock, flags);
 		return -EBUSY;
+	}
 	switch (cmd) {
 	case VPERFCTR_CMD_SUSPEND:
 		vp_stop(v, VP_STOP_CMD);

@@ -278,6 +278,8 @@ static void pc_clear_cpu(void *unused)
 
 	pc_family.clear_counters(cache);
 	cache->id = 0;
+	/* Whatever ran before us may have left counts: scrub them all. */
+	cache->used = pc_family.pmc_mask | (pc_family.fixed_mask << 24);
 }
 
 static void pc_reserve_cpu(void *unused)

@@ -16,9 +16,9 @@
 /*
  * The state page is shared with the kernel. Its fields are read with
  * plain loads between two barrier()s, which make the compiler load them
- * afresh; the words polled before the first barrier() (seq, and cstatus,
- * which decides what else is read) are loaded by load_u32(), exactly once
- * where it stands, as the kernel's READ_ONCE() would.
+ * afresh. seq, polled before the first barrier(), and cstatus, which
+ * decides what else is read, are loaded exactly once where they stand by
+ * load_u32(): the kernel's READ_ONCE(), which is a volatile access.
  */
 static inline void barrier(void)
 {
@@ -27,7 +27,7 @@ static inline void barrier(void)
 
 static inline __u32 load_u32(const __u32 *p)
 {
-	return *(const __volatile__ __u32 *)p;
+	return *(const volatile __u32 *)p;
 }
 
 /*

@@ -40,9 +40,12 @@ struct vperfctr {
 #endif
 	const struct vperfctr_state *state;	/* NULL: remote */
 	size_t state_size;
+	int state_fd;
 	int control_fd;
 	int sums_fd;
 	int command_fd;
+	int can_tsc;		/* RDTSC usable: fast_tsc may be set */
+	int can_ctrs;		/* and RDPMC too: fast_ctrs may be set */
 };
 
 /* /proc/perfctr/info */
@@ -142,6 +145,8 @@ static void vp_free(struct vperfctr *vp)
 	if (vp->simpmu)
 		munmap((void *)vp->simpmu, vp->state_size);
 #endif
+	if (vp->state_fd >= 0)
+		close(vp->state_fd);
 	if (vp->control_fd >= 0)
 		close(vp->control_fd);
 	if (vp->sums_fd >= 0)
@@ -152,54 +157,72 @@ static void vp_free(struct vperfctr *vp)
 	errno = saved;
 }
 
-/* One page, read-only and shared, of the file @name under @dfd or NULL. */
-static void *map_page(int dfd, const char *name, size_t size)
-{
-	void *p;
-	int fd;
-
-	fd = openat(dfd, name, O_RDONLY | O_CLOEXEC);
-	if (fd < 0)
-		return NULL;
-	p = mmap(NULL, size, PROT_READ, MAP_SHARED, fd, 0);
-	close(fd);
-	return p == MAP_FAILED ? NULL : p;
-}
-
 #ifdef PERFCTR_SIM
 /* RDPMC in the simulation is a read of the sim's page: can we map it? */
 static int simpmu_open(struct vperfctr *vp)
 {
-	vp->simpmu = map_page(AT_FDCWD, SIMPMU_DEV, vp->state_size);
+	void *p;
+	int fd;
+
+	fd = open(SIMPMU_DEV, O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		return 0;
+	p = mmap(NULL, vp->state_size, PROT_READ, MAP_SHARED, fd, 0);
+	close(fd);
+	if (p == MAP_FAILED)
+		return 0;
+	vp->simpmu = p;
 	vp->simpmu_lsl = simpmu_have_lsl();
-	return !!vp->simpmu;
+	return 1;
 }
 #endif
 
-/* The owner maps the state page, which makes the kernel set up counters. */
-static int vp_map_state(struct vperfctr *vp, int dfd,
-			const struct perfctr_info *info)
+static void vp_fast_on(struct vperfctr *vp)
 {
-	int rdtsc = !!(info->features & PERFCTR_FEATURE_RDTSC);
-	int rdpmc = !!(info->features & PERFCTR_FEATURE_RDPMC);
-	const struct vperfctr_state *st;
+	vp->fast_tsc = vp->can_tsc ? vp->state : NULL;
+	vp->fast_ctrs = vp->can_ctrs ? vp->state : NULL;
+}
 
-	st = map_page(dfd, "state", vp->state_size);
-	if (!st)
+/*
+ * The owner maps the state page, which makes the kernel set up a counter
+ * set if the thread has none. A mapping at @addr is replaced in place, so
+ * that a pointer from vperfctr_state() stays good.
+ */
+static int vp_map_state(struct vperfctr *vp, void *addr)
+{
+	void *p;
+
+	vp->fast_tsc = NULL;
+	vp->fast_ctrs = NULL;
+	p = mmap(addr, vp->state_size, PROT_READ,
+		 MAP_SHARED | (addr ? MAP_FIXED : 0), vp->state_fd, 0);
+	if (p == MAP_FAILED)
 		return -1;
-	vp->state = st;
-	if (load_u32(&st->magic) != VPERFCTR_STATE_MAGIC) {
+	vp->state = p;
+	if (load_u32(&vp->state->magic) != VPERFCTR_STATE_MAGIC) {
 		errno = EPROTO;
 		return -1;
 	}
+	vp_fast_on(vp);
+	return 0;
+}
+
+static int vp_open_state(struct vperfctr *vp, int dfd,
+			 const struct perfctr_info *info)
+{
+	int rdpmc = !!(info->features & PERFCTR_FEATURE_RDPMC);
+
+	vp->state_fd = openat(dfd, "state", O_RDONLY | O_CLOEXEC);
+	if (vp->state_fd < 0)
+		return -1;
 #ifdef PERFCTR_SIM
 	if (rdpmc)
 		rdpmc = simpmu_open(vp);
 #endif
-	vp->fast_tsc = rdtsc ? st : NULL;
+	vp->can_tsc = !!(info->features & PERFCTR_FEATURE_RDTSC);
 	/* Where no counter can be programmed, RDPMC is never executed. */
-	vp->fast_ctrs = rdtsc && (rdpmc || !info->nrctrs) ? st : NULL;
-	return 0;
+	vp->can_ctrs = vp->can_tsc && (rdpmc || !info->nrctrs);
+	return vp_map_state(vp, NULL);
 }
 
 static struct vperfctr *vp_open(const char *dir, int self)
@@ -217,6 +240,7 @@ static struct vperfctr *vp_open(const char *dir, int self)
 	vp = calloc(1, sizeof(*vp));
 	if (!vp)
 		return NULL;
+	vp->state_fd = -1;
 	vp->control_fd = -1;
 	vp->sums_fd = -1;
 	vp->command_fd = -1;
@@ -233,7 +257,7 @@ static struct vperfctr *vp_open(const char *dir, int self)
 	vp->command_fd = openat(dfd, "command", O_WRONLY | O_CLOEXEC);
 	if (vp->command_fd < 0)
 		goto fail_dir;
-	if (self && vp_map_state(vp, dfd, &info))
+	if (self && vp_open_state(vp, dfd, &info))
 		goto fail_dir;
 	close(dfd);
 	return vp;
@@ -273,9 +297,7 @@ void vperfctr_close(struct vperfctr *vp)
 		vp_free(vp);
 }
 
-/* The declaration's volatile, spelt as in asm for checkpatch. */
-const __volatile__ struct vperfctr_state *
-vperfctr_state(const struct vperfctr *vp)
+const volatile struct vperfctr_state *vperfctr_state(const struct vperfctr *vp)
 {
 	return vp->state;
 }
@@ -294,10 +316,21 @@ static int io_result(ssize_t n, size_t size)
 	return 0;
 }
 
+/*
+ * The kernel installs a control in the thread's live state page, changing
+ * its seq. A page whose seq stayed is one that an unlink left behind: the
+ * write created a new set, whose page is mapped in the old one's place.
+ */
 int vperfctr_control(struct vperfctr *vp, const struct vperfctr_control *ctl)
 {
-	return io_result(pwrite(vp->control_fd, ctl, sizeof(*ctl), 0),
-			 sizeof(*ctl));
+	__u32 seq = vp->state ? load_u32(&vp->state->seq) : 0;
+
+	if (io_result(pwrite(vp->control_fd, ctl, sizeof(*ctl), 0),
+		      sizeof(*ctl)))
+		return -1;
+	if (vp->state && load_u32(&vp->state->seq) == seq)
+		return vp_map_state(vp, (void *)vp->state);
+	return 0;
 }
 
 int vperfctr_read_control(struct vperfctr *vp, struct vperfctr_control *ctl)
@@ -343,9 +376,17 @@ int vperfctr_iresume(struct vperfctr *vp)
 	return vp_command(vp, VPERFCTR_CMD_IRESUME);
 }
 
+/*
+ * The page stays mapped but is no longer the kernel's: the fast paths read
+ * the (empty) sums file until vperfctr_control() maps the new set's page.
+ */
 int vperfctr_unlink(struct vperfctr *vp)
 {
-	return vp_command(vp, VPERFCTR_CMD_UNLINK);
+	if (vp_command(vp, VPERFCTR_CMD_UNLINK))
+		return -1;
+	vp->fast_tsc = NULL;
+	vp->fast_ctrs = NULL;
+	return 0;
 }
 
 /*
