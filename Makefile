@@ -8,6 +8,7 @@
 #   make clean
 #   make check                every test (installs what it needs)
 #   make run                  boot a test VM with the module and show it
+#   make bench                instruction counts of reads and context switches
 
 KDIR ?= /lib/modules/$(shell uname -r)/build
 PWD := $(shell pwd)
@@ -28,4 +29,7 @@ check:
 run:
 	bash tests/run.sh
 
-.PHONY: all modules modules_install clean check run
+bench:
+	bash tests/bench.sh
+
+.PHONY: all modules modules_install clean check run bench

@@ -118,7 +118,9 @@ static struct pid *pfs_name_to_pid(const struct qstr *name)
 {
 	unsigned int nr;
 
-	if (kstrtouint(name->name, 10, &nr) || nr > PID_MAX_LIMIT)
+	/* As /proc: plain decimal, no sign, no leading zero. */
+	if (name->name[0] < '1' || name->name[0] > '9' ||
+	    kstrtouint(name->name, 10, &nr) || nr > PID_MAX_LIMIT)
 		return NULL;
 	return find_get_pid(nr);	/* the caller's pid namespace */
 }

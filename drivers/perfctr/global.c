@@ -182,6 +182,9 @@ static ssize_t global_write(struct file *file, const char __user *buf,
 			goto out;
 	}
 
+	/* Threads that just exited must not hold the hardware still. */
+	if (!stop)
+		vperfctr_settle();
 	cpus_read_lock();
 	mutex_lock(&global_lock);
 	err = global_apply(stop ? NULL : tmpl);

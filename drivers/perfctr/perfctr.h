@@ -28,6 +28,7 @@ extern const struct file_operations vperfctr_state_fops;
 extern const struct file_operations vperfctr_command_fops;
 
 int vperfctr_init(void);
+void vperfctr_settle(void);
 void vperfctr_exit(void);
 
 /* The simulated-PMU test module's device and timers (tests/sim/). */

@@ -65,6 +65,7 @@ static_assert(sizeof(struct vperfctr_page) <= PAGE_SIZE);
 /* Why a set's counters are stopped. */
 #define VP_STOP_CMD	BIT(0)	/* VPERFCTR_CMD_SUSPEND */
 #define VP_STOP_OVF	BIT(1)	/* overflowed; waits for IRESUME */
+#define VP_STOP_CPU	BIT(2)	/* on a CPU that may not use the counters */
 
 struct vperfctr {
 	raw_spinlock_t lock;
@@ -104,8 +105,8 @@ struct vp_cpu {
 
 static DEFINE_PER_CPU(struct vp_cpu, vp_cpus);
 
-/* Often enough that no 32-bit counter wraps twice, even at 15 GHz. */
-#define VP_SAMPLE_NS	(250 * NSEC_PER_MSEC)
+/* As global mode: no 32-bit delta wraps at 16 events a cycle at 5 GHz. */
+#define VP_SAMPLE_NS	(50 * NSEC_PER_MSEC)
 
 static LLIST_HEAD(vp_reap_list);
 static void vp_reap_fn(struct work_struct *work);
@@ -144,26 +145,6 @@ static void vp_timer_arm(void)
 		      HRTIMER_MODE_REL_PINNED_HARD);
 }
 
-/* Locked, on the owner's CPU: start counting here. */
-static void vp_resume(struct vperfctr *v)
-{
-	struct perfctr_cpu_state *st = &v->page->cpu;
-
-	if (!st->cstatus)
-		return;
-	/* An HT P4's second threads may not touch the counters: no counts. */
-	if (perfctr_cstatus_nrctrs(st->cstatus) &&
-	    cpumask_test_cpu(smp_processor_id(), &perfctr_cpus_forbidden_mask))
-		return;
-	vp_begin(v);
-	perfctr_cpu_resume(st);
-	vp_end(v);
-	perfctr_cpu_user_read(st, true);
-	v->resumed = true;
-	this_cpu_write(vp_running, v);
-	vp_timer_arm();
-}
-
 /* Locked, no counter running: stop for @why, counts kept. */
 static void vp_stop(struct vperfctr *v, unsigned int why)
 {
@@ -187,6 +168,40 @@ static void vp_unstop(struct vperfctr *v, unsigned int why)
 	v->page->cpu.cstatus = v->saved_cstatus;
 	vp_end(v);
 	v->saved_cstatus = 0;
+}
+
+/*
+ * An HT P4's second threads may not touch the counters: on such a CPU a
+ * set with counters stands still (the page shows it stopped).
+ */
+static void vp_check_cpu(struct vperfctr *v)
+{
+	u32 cstatus = v->stopped ? v->saved_cstatus : v->page->cpu.cstatus;
+	bool bad = perfctr_cstatus_nrctrs(cstatus) &&
+		   cpumask_test_cpu(smp_processor_id(),
+				    &perfctr_cpus_forbidden_mask);
+
+	if (bad && !(v->stopped & VP_STOP_CPU))
+		vp_stop(v, VP_STOP_CPU);
+	else if (!bad && (v->stopped & VP_STOP_CPU))
+		vp_unstop(v, VP_STOP_CPU);
+}
+
+/* Locked, on the owner's CPU: start counting here. */
+static void vp_resume(struct vperfctr *v)
+{
+	struct perfctr_cpu_state *st = &v->page->cpu;
+
+	vp_check_cpu(v);
+	if (!st->cstatus)
+		return;
+	vp_begin(v);
+	perfctr_cpu_resume(st);
+	vp_end(v);
+	perfctr_cpu_user_read(st, true);
+	v->resumed = true;
+	this_cpu_write(vp_running, v);
+	vp_timer_arm();
 }
 
 /* After suspend: an i-mode counter that went non-negative overflowed. */
@@ -281,6 +296,23 @@ static void vp_sched_out(struct preempt_notifier *pn, struct task_struct *next)
 
 static void vp_detach_fn(struct callback_head *cb);
 
+/*
+ * Locked, after the owner's first exec since the control was written:
+ * true if the set must go. It goes with CLOEXEC, and always into a
+ * program that is not dumpable (setuid): counts of it would leak.
+ */
+static bool vp_after_exec(struct vperfctr *v)
+{
+	struct mm_struct *mm = current->mm;
+
+	v->exec_id = current->self_exec_id;
+	if (!(v->uctl.flags & VPERFCTR_CONTROL_CLOEXEC) && mm &&
+	    get_dumpable(mm) == SUID_DUMP_USER)
+		return false;
+	v->unlinked = true;
+	return true;
+}
+
 static void vp_sched_in(struct preempt_notifier *pn, int cpu)
 {
 	struct vperfctr *v = container_of(pn, struct vperfctr, pn);
@@ -290,11 +322,8 @@ static void vp_sched_in(struct preempt_notifier *pn, int cpu)
 	u32 mask;
 
 	raw_spin_lock_irqsave(&v->lock, flags);
-	if (!v->unlinked && (v->uctl.flags & VPERFCTR_CONTROL_CLOEXEC) &&
-	    current->self_exec_id != v->exec_id) {
-		v->unlinked = true;
-		detach = true;
-	}
+	if (!v->unlinked && current->self_exec_id != v->exec_id)
+		detach = vp_after_exec(v);
 	mask = vp_take_signal(v, &signo);
 	if (!v->unlinked)
 		vp_resume(v);
@@ -337,6 +366,7 @@ static void vp_detach(struct vperfctr *v)
 	preempt_disable();
 	raw_spin_lock_irqsave(&v->lock, flags);
 	vp_suspend(v);
+	vp_stop(v, VP_STOP_CMD);	/* a mapping shows final sums */
 	reap = vp_claim_reap(v);
 	raw_spin_unlock_irqrestore(&v->lock, flags);
 	if (v->linked)
@@ -616,6 +646,7 @@ static int vp_install(struct vperfctr *v, struct perfctr_cpu_state *new,
 	*st = *new;
 	vp_end(v);
 	v->uctl = *uc;
+	v->exec_id = v->owner->self_exec_id;
 	v->stopped = 0;
 	v->saved_cstatus = 0;
 	v->ovf_mask = 0;
@@ -629,6 +660,8 @@ static int vp_check_uctl(const struct vperfctr_control *uc)
 	unsigned int i;
 
 	if (uc->flags & ~VPERFCTR_CONTROL_FLAGS)
+		return -EINVAL;
+	if (uc->preserve & ~(VPERFCTR_PRESERVE_TSC | GENMASK(PERFCTR_NR_PMCS - 1, 0)))
 		return -EINVAL;
 	for (i = 0; i < ARRAY_SIZE(uc->_reserved); i++)
 		if (uc->_reserved[i])
@@ -817,6 +850,11 @@ static void vp_unlink(struct vperfctr *v)
 	if (v->owner == current) {
 		WRITE_ONCE(v->unlinked, true);
 		vp_detach(v);
+		/* Let go of the hardware now, not when the set is freed. */
+		if (v->reserved) {
+			v->reserved = false;
+			vp_hw_put();
+		}
 		return;
 	}
 	raw_spin_lock_irqsave(&v->lock, flags);
@@ -966,6 +1004,13 @@ const struct file_operations vperfctr_command_fops = {
 	.write = vp_command_write,
 	.llseek = default_llseek,
 };
+
+/* Sets already gone let go of the hardware before this returns. */
+void vperfctr_settle(void)
+{
+	irq_work_sync(&vp_reap_irq_work);
+	flush_work(&vp_reap_work);
+}
 
 int vperfctr_init(void)
 {

@@ -38,6 +38,8 @@ make_initramfs() {
 	for f in "$mods"/*.ko; do extra+=("/lib/modules/$(basename "$f")=$f"); done
 	for f in "$user"/check_*; do extra+=("/tests/$(basename "$f")=$f"); done
 	[ -f "$user/simpmu_check" ] && extra+=("/tests/simpmu_check=$user/simpmu_check")
+	[ -f "$user/bench" ] && extra+=("/tests/bench=$user/bench")
+	[ -f "$user/vself" ] && extra+=("/bin/vself=$user/vself")
 	extra+=("/bin/vm-exit=$user/vm-exit" "/bin/gperfctr=$user/gperfctr")
 	"$ROOT/tests/vm/build-initramfs.sh" "$out" "$kb/usr/gen_init_cpio" "${extra[@]}"
 }

@@ -2,7 +2,7 @@
 # SPDX-License-Identifier: GPL-2.0-only
 #
 # run-vm.sh [options] KERNEL INITRAMFS PLAN LOG
-#   --icount     add -icount shift=0 (TSC deltas become instruction counts)
+#   --icount     add -icount shift=0,sleep=off (TSC deltas become instruction counts)
 #   --cpu MODEL  QEMU CPU model (default qemu64)
 #   --smp N      vCPUs (default 2)
 #   --timeout S  hard limit in seconds (default 300)
@@ -17,7 +17,7 @@ set -uo pipefail
 icount=() cpu=qemu64 smp=2 limit=300 qemu=qemu-system-x86_64 show=0
 while [ $# -gt 4 ]; do
 	case $1 in
-	--icount) icount=(-icount shift=0); shift ;;
+	--icount) icount=(-icount shift=0,sleep=off); shift ;;
 	--cpu) cpu=$2; shift 2 ;;
 	--smp) smp=$2; shift 2 ;;
 	--timeout) limit=$2; shift 2 ;;

@@ -32,8 +32,8 @@ static inline __u32 load_u32(const __u32 *p)
 
 /*
  * The compiler keeps volatile asm in order with barrier(), so these stay
- * between a seq loop's two barrier()s. No fence is needed: the kernel
- * changes the page only on this CPU, between instructions.
+ * between a seq loop's two barrier()s. No fence is needed: the counters
+ * and the TSC change in the page only on this CPU, between instructions.
  */
 static inline __u32 arch_rdtsc_low(void)
 {
@@ -65,16 +65,8 @@ static inline __u32 arch_rdpmc_low(__u32 map)
  */
 #define SIMPMU_CPU_SEG		0x7bU
 #define SIMPMU_CPU_MASK		0xfffU
-#define SIMPMU_FIXED_NR_MASK	0x1fU
+#define SIMPMU_NR_MASK		0x1fU
 #define SIMPMU_P4_FAST		0x80000000U
-
-static inline __u64 arch_rdtsc(void)
-{
-	__u32 lo, hi;
-
-	__asm__ __volatile__("rdtsc" : "=a" (lo), "=d" (hi));
-	return (__u64)hi << 32 | lo;
-}
 
 /* Whether LSL on SIMPMU_CPU_SEG gives this CPU's number. */
 static inline int simpmu_have_lsl(void)
@@ -100,46 +92,92 @@ static inline unsigned int simpmu_cpu(int have_lsl)
 }
 
 /*
- * What RDPMC would return for @map on this CPU: a live counter has
- * advanced by one per TSC tick since the entry was written. A map that
- * the CPU has no counter for reads as 0. The caller's state-page seq loop
- * catches a migration between choosing the entry and reading it.
+ * A look at this CPU's entry, taken once per pass of a state-page read:
+ * the counters are read from it as RDPMC would read them, and the pass is
+ * repeated if the entry changed meanwhile (a migration changes the state
+ * page's seq). Only the low 32 bits of a value are needed, so 32-bit
+ * arithmetic does.
  */
-static inline __u32 simpmu_rdpmc_low(const struct simpmu_user_cpu *page,
-				     int have_lsl, __u32 map)
-{
+struct pmc_view {
 	const struct simpmu_user_cpu *e;
-	unsigned int cpu = simpmu_cpu(have_lsl), n;
-	__u64 val;
-	__u32 seq, on;
+	__u32 seq;
+	__u32 delta;		/* TSC ticks since the entry was exact */
+	__u32 not_fast;		/* clears a P4 fast read's bit 31 */
+	__u32 width;		/* low half of the width mask */
+};
 
-	if (cpu >= SIMPMU_USER_CPUS)
-		return 0;
-	e = &page[cpu];
-	for (;;) {
-		seq = load_u32(&e->seq);
-		barrier();
-		n = map & SIMPMU_FIXED_NR_MASK;
-		if (map & PERFCTR_X86_FIXED_PMC) {
-			if (n >= SIMPMU_USER_FIXED)
-				return 0;
-			val = e->fixed[n];
-			on = (e->fixed_counting >> n) & 1;
-		} else {
-			if (!(e->p4_fast && (map & SIMPMU_P4_FAST)))
-				n = map;
-			if (n >= SIMPMU_USER_CTRS)
-				return 0;
-			val = e->ctr[n];
-			on = (e->counting >> n) & 1;
-		}
-		if (on)
-			val += arch_rdtsc() - e->last_tsc;
-		val &= e->width_mask;
-		barrier();
-		if (!(seq & 1) && seq == load_u32(&e->seq))
-			return (__u32)val;
-	}
+/* CPUs past the page have no counters: RDPMC would read 0. */
+static const struct simpmu_user_cpu simpmu_none;
+
+static inline void simpmu_view_begin(struct pmc_view *v,
+				     const struct simpmu_user_cpu *page,
+				     int have_lsl)
+{
+	unsigned int cpu = simpmu_cpu(have_lsl);
+	const struct simpmu_user_cpu *e;
+
+	e = cpu < SIMPMU_USER_CPUS ? &page[cpu] : &simpmu_none;
+	v->e = e;
+	v->seq = load_u32(&e->seq);
+	barrier();
+	v->delta = arch_rdtsc_low() - (__u32)e->last_tsc;
+	v->not_fast = e->p4_fast ? ~SIMPMU_P4_FAST : ~0U;
+	v->width = (__u32)e->width_mask;
+}
+
+/* After the pass's last barrier(): did the entry change under it? */
+static inline int pmc_view_changed(const struct pmc_view *v)
+{
+	return (v->seq & 1) || load_u32(&v->e->seq) != v->seq;
+}
+
+static inline __u32 simpmu_value(const struct pmc_view *v, __u64 ctr,
+				 __u32 counting, unsigned int n)
+{
+	__u32 on = (counting >> n) & 1;
+
+	return ((__u32)ctr + (-on & v->delta)) & v->width;
+}
+
+/* Fixed counters, and maps no counter answers (RDPMC would fault). */
+static inline __u32 simpmu_other(const struct pmc_view *v, __u32 map)
+{
+	const struct simpmu_user_cpu *e = v->e;
+	unsigned int n = map & SIMPMU_NR_MASK;
+
+	if (map & PERFCTR_X86_FIXED_PMC)
+		return n < SIMPMU_USER_FIXED ?
+			simpmu_value(v, e->fixed[n], e->fixed_counting, n) : 0;
+	if ((map & ~v->not_fast) && n < SIMPMU_USER_CTRS)
+		return simpmu_value(v, e->ctr[n], e->counting, n);
+	return 0;
+}
+
+/* What RDPMC would read for @map on this CPU, low 32 bits. */
+static inline __u32 pmc_low(const struct pmc_view *v, __u32 map)
+{
+	unsigned int n = map & v->not_fast;
+
+	if (__builtin_expect(n >= SIMPMU_USER_CTRS, 0))
+		return simpmu_other(v, map);
+	return simpmu_value(v, v->e->ctr[n], v->e->counting, n);
+}
+#else
+/* RDPMC needs nothing but the map. */
+struct pmc_view {
+	int none;
+};
+
+static inline int pmc_view_changed(const struct pmc_view *v)
+{
+	(void)v;
+	return 0;
+}
+
+static inline __u32 pmc_low(const struct pmc_view *v, __u32 map)
+{
+	(void)v;
+	return arch_rdpmc_low(map);
 }
 #endif /* PERFCTR_SIM */
 

@@ -390,29 +390,30 @@ int vperfctr_unlink(struct vperfctr *vp)
 }
 
 /*
- * The fast path. The kernel changes the state page only on the owner's
- * CPU while the owner is not running (and makes seq odd meanwhile), so an
- * even seq that is the same before and after the reads means they saw
- * one period of counters that ran on this CPU all along.
+ * The fast path. The kernel makes the state page's seq odd while it
+ * changes the page and changes seq whenever the counters are suspended,
+ * resumed or sampled, so an even seq that is the same before and after
+ * the reads means they saw one period of counters that ran on this CPU
+ * all along.
  *
  * Plain loads of the fields (see load_u32()) let the compiler fold them
  * into the arithmetic, which keeps the hot path short.
  */
 
-static inline __u32 pmc_low(const struct vperfctr *vp, __u32 map)
+static inline void pmc_view_begin(struct pmc_view *v, const struct vperfctr *vp)
 {
 #ifdef PERFCTR_SIM
-	return simpmu_rdpmc_low(vp->simpmu, vp->simpmu_lsl, map);
+	simpmu_view_begin(v, vp->simpmu, vp->simpmu_lsl);
 #else
+	(void)v;
 	(void)vp;
-	return arch_rdpmc_low(map);
 #endif
 }
 
-static inline __u64 pmc_now(const struct vperfctr *vp,
+static inline __u64 pmc_now(const struct pmc_view *v,
 			    const struct perfctr_pmc_state *pmc)
 {
-	return pmc->sum + (__u32)(pmc_low(vp, pmc->map) - pmc->start);
+	return pmc->sum + (__u32)(pmc_low(v, pmc->map) - pmc->start);
 }
 
 /*
@@ -426,6 +427,7 @@ int read_ctrs_any(const struct vperfctr *vp, struct perfctr_sum_ctrs *sums,
 {
 	const struct perfctr_cpu_state_user *cs = &st->cpu_state;
 	__u32 seq, cstatus, i, n;
+	struct pmc_view view;
 
 retry:
 	seq = load_u32(&st->seq);
@@ -437,13 +439,15 @@ retry:
 	if (perfctr_cstatus_has_tsc(cstatus))
 		sums->tsc += (__u32)(arch_rdtsc_low() - cs->tsc_start);
 	/* The kernel's cstatus never counts more than PERFCTR_NR_PMCS. */
-	n = cstatus ? perfctr_cstatus_nrctrs(cstatus) : 0;
+	n = perfctr_cstatus_nrctrs(cstatus);
+	if (n)
+		pmc_view_begin(&view, vp);
 	for (i = 0; i < n; i++)
-		sums->pmc[i] = pmc_now(vp, &cs->pmc[i]);
+		sums->pmc[i] = pmc_now(&view, &cs->pmc[i]);
 	for (; !cstatus && i < PERFCTR_NR_PMCS; i++)
 		sums->pmc[i] = cs->pmc[i].sum;
 	barrier();
-	if (st->seq != seq)	/* barrier() makes it a fresh load */
+	if (st->seq != seq || (n && pmc_view_changed(&view)))
 		goto retry;
 	return 0;
 }
@@ -457,6 +461,7 @@ int vperfctr_read_ctrs(struct vperfctr *vp, struct perfctr_sum_ctrs *sums)
 {
 	const struct vperfctr_state *st = vp->fast_ctrs;
 	const struct perfctr_cpu_state_user *cs;
+	struct pmc_view view;
 	__u32 seq, cstatus, n;
 
 	if (__builtin_expect(!st, 0))
@@ -477,15 +482,17 @@ retry:
 		return read_ctrs_any(vp, sums, st);
 	n = perfctr_cstatus_nrctrs(cstatus);
 	if (n) {
-		sums->pmc[0] = pmc_now(vp, &cs->pmc[0]);
+		pmc_view_begin(&view, vp);
+		sums->pmc[0] = pmc_now(&view, &cs->pmc[0]);
 		if (n > 1) {
-			sums->pmc[1] = pmc_now(vp, &cs->pmc[1]);
+			sums->pmc[1] = pmc_now(&view, &cs->pmc[1]);
 			if (n > 2)
 				return read_ctrs_any(vp, sums, st);
 		}
 	}
 	barrier();
-	if (st->seq != seq)	/* barrier() makes it a fresh load */
+	/* barrier() makes st->seq a fresh load. */
+	if (st->seq != seq || (n && pmc_view_changed(&view)))
 		goto retry;
 	return 0;
 }
@@ -516,9 +523,11 @@ retry:
 unsigned long long vperfctr_read_pmc(struct vperfctr *vp, unsigned int i)
 {
 	const struct vperfctr_state *st = vp->fast_ctrs;
+	const struct perfctr_pmc_state *pmc;
 	struct perfctr_sum_ctrs sums;
+	struct pmc_view view;
+	__u32 seq, live;
 	__u64 sum;
-	__u32 seq;
 
 	if (i >= PERFCTR_NR_PMCS) {
 		errno = EINVAL;
@@ -526,17 +535,21 @@ unsigned long long vperfctr_read_pmc(struct vperfctr *vp, unsigned int i)
 	}
 	if (!st)
 		return vperfctr_read_sums(vp, &sums) ? 0 : sums.pmc[i];
+	pmc = &st->cpu_state.pmc[i];
 retry:
 	seq = load_u32(&st->seq);
 	if (seq & 1)
 		goto retry;
 	barrier();
-	if (i < perfctr_cstatus_nrctrs(load_u32(&st->cpu_state.cstatus)))
-		sum = pmc_now(vp, &st->cpu_state.pmc[i]);
-	else
-		sum = st->cpu_state.pmc[i].sum;
+	live = i < perfctr_cstatus_nrctrs(load_u32(&st->cpu_state.cstatus));
+	if (live) {
+		pmc_view_begin(&view, vp);
+		sum = pmc_now(&view, pmc);
+	} else {
+		sum = pmc->sum;
+	}
 	barrier();
-	if (st->seq != seq)
+	if (st->seq != seq || (live && pmc_view_changed(&view)))
 		goto retry;
 	return sum;
 }

@@ -1,0 +1,117 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * vself: show the calling thread's virtual counters at work. The thread
+ * spins, then sleeps, then spins again; its counts grow only while it
+ * runs. Reads go through the mmap'd state page (no system call) and,
+ * for comparison, through a read() of the sums file.
+ *
+ *   vself [-e PMC:EVNTSEL]...     counters as in gperfctr (x86)
+ */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+#include <sys/syscall.h>
+
+#include <libperfctr.h>
+
+static double now(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return ts.tv_sec + ts.tv_nsec / 1e9;
+}
+
+static void spin(double seconds)
+{
+	double end = now() + seconds;
+
+	while (now() < end)
+		;
+}
+
+static void show(const char *what, const struct perfctr_sum_ctrs *s,
+		 const struct perfctr_sum_ctrs *prev, unsigned int n)
+{
+	unsigned int i;
+
+	printf("  %-22s tsc %15llu", what, s->tsc - (prev ? prev->tsc : 0));
+	for (i = 0; i < n; i++)
+		printf("  pmc%u %15llu", i, s->pmc[i] - (prev ? prev->pmc[i] : 0));
+	printf("\n");
+}
+
+static int parse_counter(struct perfctr_cpu_control *c, const char *arg)
+{
+	unsigned int n = c->nractrs;
+	char *end;
+
+	if (n >= PERFCTR_NR_PMCS)
+		return -1;
+	c->pmc_map[n] = strtoul(arg, &end, 0);
+	if (*end != ':')
+		return -1;
+	c->evntsel[n] = strtoul(end + 1, &end, 0);
+	if (*end)
+		return -1;
+	c->nractrs = n + 1;
+	return 0;
+}
+
+int main(int argc, char **argv)
+{
+	struct perfctr_sum_ctrs s0, s1, s2, s3, sums;
+	struct vperfctr_control ctl;
+	struct perfctr_info info;
+	struct vperfctr *vp;
+	unsigned int n;
+	int opt;
+
+	memset(&ctl, 0, sizeof(ctl));
+	ctl.cpu_control.tsc_on = 1;
+	while ((opt = getopt(argc, argv, "e:")) != -1) {
+		if (opt != 'e' || parse_counter(&ctl.cpu_control, optarg)) {
+			fprintf(stderr, "usage: vself [-e PMC:EVNTSEL]...\n");
+			return 2;
+		}
+	}
+	if (perfctr_info(&info)) {
+		perror("vself: " PERFCTR_ROOT "/info (is it mounted?)");
+		return 1;
+	}
+	vp = vperfctr_open();
+	if (!vp) {
+		perror("vself: " PERFCTR_ROOT "/self");
+		return 1;
+	}
+	if (vperfctr_control(vp, &ctl)) {
+		perror("vself: control");
+		return 1;
+	}
+	n = ctl.cpu_control.nractrs;
+	printf("perfctr %s on %s; thread %ld counts the TSC and %u counter(s)\n",
+	       info.version, info.cpu_type, (long)syscall(SYS_gettid), n);
+	printf("  user-space reads: rdtsc %s, rdpmc %s\n",
+	       info.features & PERFCTR_FEATURE_RDTSC ? "yes" : "no",
+	       info.features & PERFCTR_FEATURE_RDPMC ? "yes" : "no");
+	vperfctr_read_ctrs(vp, &s0);
+	spin(0.1);
+	vperfctr_read_ctrs(vp, &s1);
+	usleep(100000);
+	vperfctr_read_ctrs(vp, &s2);
+	spin(0.05);
+	vperfctr_read_ctrs(vp, &s3);
+	vperfctr_suspend(vp);
+	vperfctr_read_sums(vp, &sums);
+	show("spin 100 ms:", &s1, &s0, n);
+	show("sleep 100 ms:", &s2, &s1, n);
+	show("spin 50 ms:", &s3, &s2, n);
+	show("total (state page):", &s3, NULL, n);
+	show("total (read of sums):", &sums, NULL, n);
+	vperfctr_unlink(vp);
+	vperfctr_close(vp);
+	return 0;
+}
