@@ -431,12 +431,20 @@ static void vp_ihandler(unsigned long pc)
 		vp_signal(current, signo, mask);
 }
 
+/* A CLOEXEC set is gone from the moment of exec, not of the next switch. */
+static bool vp_exec_gone(const struct vperfctr *v, struct task_struct *task)
+{
+	return (v->uctl.flags & VPERFCTR_CONTROL_CLOEXEC) &&
+	       READ_ONCE(task->self_exec_id) != v->exec_id;
+}
+
 static struct vperfctr *vp_find(struct task_struct *task)
 {
 	struct vperfctr *v;
 
 	hash_for_each_possible_rcu(vp_hash, v, node, (unsigned long)task)
-		if (v->owner == task && !READ_ONCE(v->unlinked))
+		if (v->owner == task && !READ_ONCE(v->unlinked) &&
+		    !vp_exec_gone(v, task))
 			return v;
 	return NULL;
 }

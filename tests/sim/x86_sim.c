@@ -563,19 +563,32 @@ void perfctr_sim_user_rdpmc(bool on)
 	S.user_rdpmc = on;
 }
 
+/*
+ * KUnit runs one simulated CPU at a time; the live module registers once
+ * for all CPUs, possibly on one CPU and unregisters on another.
+ */
+static bool *sim_nmi_flag(void)
+{
+#ifdef PERFCTR_SIMPMU
+	return &sim_nmi_any;
+#else
+	return &S.nmi_registered;
+#endif
+}
+
 int perfctr_sim_register_nmi(void)
 {
-	if (S.nmi_registered)
+	bool *flag = sim_nmi_flag();
+
+	if (READ_ONCE(*flag))
 		return -EBUSY;
-	S.nmi_registered = true;
-	WRITE_ONCE(sim_nmi_any, true);
+	WRITE_ONCE(*flag, true);
 	return 0;
 }
 
 void perfctr_sim_unregister_nmi(void)
 {
-	S.nmi_registered = false;
-	WRITE_ONCE(sim_nmi_any, false);
+	WRITE_ONCE(*sim_nmi_flag(), false);
 }
 
 #ifdef PERFCTR_SIMPMU

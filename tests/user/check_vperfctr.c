@@ -25,7 +25,6 @@
 #include <sys/prctl.h>
 #include <sys/ptrace.h>
 #include <sys/wait.h>
-#include <time.h>
 #include <unistd.h>
 
 #include "libperfctr.h"
@@ -36,8 +35,8 @@
 #define SUMS_SIZE	sizeof(struct perfctr_sum_ctrs)
 /* An i-mode start value that cannot overflow while a test runs. */
 #define IRESET_FAR	(-0x7fffffff)
-/* One that overflows about a millisecond after the counters start. */
-#define IRESET_NEAR	(-2000000)
+/* One that overflows some milliseconds after the counters start. */
+#define IRESET_NEAR	(-10000000)
 
 /* --- the simulated PMU's families --- */
 
@@ -167,15 +166,6 @@ static unsigned long long spin(unsigned long long ticks)
 	return t - t0;
 }
 
-/* The calling thread's CPU time so far, in TSC ticks. */
-static unsigned long long cpu_ticks(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts);
-	return (ts.tv_sec * 1000000000ULL + ts.tv_nsec) * khz / 1000000;
-}
-
 static int within(unsigned long long v, unsigned long long ref, unsigned int pct)
 {
 	return v >= ref * (100 - pct) / 100 && v <= ref * (100 + pct) / 100;
@@ -279,6 +269,37 @@ static void do_command(int fd, __u32 cmd)
 static void lib_control(struct vperfctr *vp, const struct vperfctr_control *c)
 {
 	ck_assert_msg(!vperfctr_control(vp, c), "vperfctr_control: %s", strerror(errno));
+}
+
+/*
+ * Runs until the TSC sum (of @vp, else of the sums file @fd) reaches
+ * @ticks: a known amount counted, however the thread was scheduled.
+ */
+static void count_at_least(struct vperfctr *vp, int fd, unsigned long long ticks)
+{
+	unsigned long long t0 = rdtsc();
+	struct perfctr_sum_ctrs s;
+
+	for (;;) {
+		if (vp)
+			ck_assert_int_eq(vperfctr_read_sums(vp, &s), 0);
+		else
+			get_sums(fd, &s);
+		if (s.tsc >= ticks)
+			return;
+		ck_assert_msg(rdtsc() - t0 < ms_ticks(10000), "tsc sum stuck at %llu", s.tsc);
+		spin(ms_ticks(1));
+	}
+}
+
+/*
+ * A sum that (re)started at @t0 can hold no more than the TSC ticks since:
+ * the check that it did not keep what it had. The slack covers TSCs a
+ * little apart on two CPUs.
+ */
+static int since(unsigned long long sum, unsigned long long t0)
+{
+	return sum <= rdtsc() - t0 + ms_ticks(1);
 }
 
 static int is_zero(const void *p, size_t size)
@@ -549,68 +570,113 @@ START_TEST(sums_read_size)
 /* --- counting the TSC, and the counters --- */
 
 /*
- * The sums count while the thread runs, and its CPU time says how long
- * that was. In an emulator on a busy host the kernel's own paths can take
- * milliseconds, so this, not wall time, bounds what a thread may accrue.
- * (The guest's CPU time can come out high, never low: no lower bound.)
+ * Timing in an emulator on a shared host is noisy: a vCPU can stall for
+ * milliseconds, or a kernel thread take the CPU, in the middle of a
+ * measurement. So each timing check gets three attempts and passes if one
+ * does; a real miscount fails all three.
  */
-static int within_cpu_time(unsigned long long sum, unsigned long long ran)
+#define ATTEMPTS	3
+
+struct timing {
+	struct vperfctr *vp;
+	unsigned int n;			/* counters besides the TSC */
+	char why[256];			/* what the last failed attempt saw */
+};
+
+typedef int (*attempt_fn)(struct timing *t);
+
+static void timing_start(struct timing *t)
 {
-	return sum <= ran + ran / 10 + ms_ticks(1);
+	struct vperfctr_control c;
+
+	t->vp = vperfctr_open();
+	ck_assert_msg(t->vp, "vperfctr_open: %s", strerror(errno));
+	t->n = full_control(&c);
+	lib_control(t->vp, &c);
+	t->why[0] = 0;
+}
+
+static void attempts(attempt_fn fn, struct timing *t)
+{
+	int i;
+
+	for (i = 0; i < ATTEMPTS; i++)
+		if (fn(t))
+			return;
+	ck_abort_msg("failed %d times, the last: %s", ATTEMPTS, t->why);
+}
+
+static int sleep_attempt(struct timing *t)
+{
+	unsigned long long limit = ms_ticks(200) / 20;
+	struct perfctr_sum_ctrs a, b;
+	unsigned int i;
+
+	ck_assert_int_eq(vperfctr_read_sums(t->vp, &a), 0);
+	usleep(200000);
+	ck_assert_int_eq(vperfctr_read_sums(t->vp, &b), 0);
+	/* The system calls ran, so something was counted. */
+	ck_assert_uint_gt(b.tsc, a.tsc);
+	if (b.tsc - a.tsc >= limit) {
+		snprintf(t->why, sizeof(t->why), "tsc %llu in a 200 ms sleep", b.tsc - a.tsc);
+		return 0;
+	}
+	for (i = 0; i < t->n; i++) {
+		if (b.pmc[i] - a.pmc[i] >= limit) {
+			snprintf(t->why, sizeof(t->why), "pmc%u %llu in a 200 ms sleep", i,
+				 b.pmc[i] - a.pmc[i]);
+			return 0;
+		}
+	}
+	return 1;
 }
 
 START_TEST(tsc_sleeping_thread_accrues_little)
 {
-	struct vperfctr *vp = vperfctr_open();
-	unsigned long long c0, c1, d;
-	struct perfctr_sum_ctrs a, b;
-	struct vperfctr_control c;
-	unsigned int i, n;
+	struct timing t;
 
-	ck_assert_ptr_nonnull(vp);
-	n = full_control(&c);
-	lib_control(vp, &c);
-	c0 = cpu_ticks();
-	ck_assert_int_eq(vperfctr_read_sums(vp, &a), 0);
-	usleep(500000);
-	ck_assert_int_eq(vperfctr_read_sums(vp, &b), 0);
-	c1 = cpu_ticks();
+	timing_start(&t);
+	attempts(sleep_attempt, &t);
+}
+
+static int spin_attempt(struct timing *t)
+{
+	unsigned long long busy, d;
+	struct perfctr_sum_ctrs a, b;
+	unsigned int i;
+
+	ck_assert_int_eq(vperfctr_read_sums(t->vp, &a), 0);
+	busy = spin(ms_ticks(200));
+	ck_assert_int_eq(vperfctr_read_sums(t->vp, &b), 0);
 	d = b.tsc - a.tsc;
-	ck_assert_uint_gt(d, 0);
-	ck_assert_msg(d < ms_ticks(500) / 20, "tsc %llu in a 500 ms sleep; cpu time %llu",
-		      d, c1 - c0);
-	ck_assert_msg(within_cpu_time(d, c1 - c0), "tsc %llu, cpu time %llu", d, c1 - c0);
-	for (i = 0; i < n; i++)
-		ck_assert_uint_lt(b.pmc[i] - a.pmc[i], ms_ticks(500) / 20);
+	if (!within(d, busy, 10)) {
+		snprintf(t->why, sizeof(t->why), "tsc %llu for %llu busy", d, busy);
+		return 0;
+	}
+	/* The simulated counters count TSC cycles while enabled. */
+	for (i = 0; i < t->n; i++) {
+		if (!within(b.pmc[i] - a.pmc[i], d, 10)) {
+			snprintf(t->why, sizeof(t->why), "pmc%u %llu for tsc %llu", i,
+				 b.pmc[i] - a.pmc[i], d);
+			return 0;
+		}
+	}
+	return 1;
 }
 
 START_TEST(tsc_spinning_thread_accrues_runtime)
 {
-	struct vperfctr *vp = vperfctr_open();
-	unsigned long long busy, d;
-	struct perfctr_sum_ctrs a, b;
-	struct vperfctr_control c;
-	unsigned int i, n;
+	struct timing t;
 
-	ck_assert_ptr_nonnull(vp);
-	n = full_control(&c);
-	lib_control(vp, &c);
-	ck_assert_int_eq(vperfctr_read_sums(vp, &a), 0);
-	busy = spin(ms_ticks(200));
-	ck_assert_int_eq(vperfctr_read_sums(vp, &b), 0);
-	d = b.tsc - a.tsc;
-	ck_assert_msg(within(d, busy, 10), "tsc %llu for %llu busy", d, busy);
-	/* The simulated counters count TSC cycles while enabled. */
-	for (i = 0; i < n; i++)
-		ck_assert_msg(within(b.pmc[i] - a.pmc[i], d, 10), "pmc%u %llu vs tsc %llu",
-			      i, b.pmc[i] - a.pmc[i], d);
+	timing_start(&t);
+	attempts(spin_attempt, &t);
 }
 
 struct worker {
 	int cpu;
 	unsigned int sleep_ms, spin_ms;
 	int failed;			/* step, 0 if none */
-	unsigned long long sum, ran, busy;
+	unsigned long long sum, busy;
 };
 
 static void *worker_fn(void *arg)
@@ -618,7 +684,6 @@ static void *worker_fn(void *arg)
 	struct worker *w = arg;
 	struct perfctr_sum_ctrs a, b;
 	struct vperfctr_control c;
-	unsigned long long c0;
 	struct vperfctr *vp;
 
 	if (pin(w->cpu)) {
@@ -631,7 +696,6 @@ static void *worker_fn(void *arg)
 		return NULL;
 	}
 	tsc_control(&c);
-	c0 = cpu_ticks();
 	if (vperfctr_control(vp, &c) || vperfctr_read_sums(vp, &a)) {
 		w->failed = 3;
 		return NULL;
@@ -642,7 +706,6 @@ static void *worker_fn(void *arg)
 		w->failed = 4;
 		return NULL;
 	}
-	w->ran = cpu_ticks() - c0;
 	w->sum = b.tsc - a.tsc;
 	vperfctr_close(vp);		/* the counters stay until exit */
 	return NULL;
@@ -650,89 +713,115 @@ static void *worker_fn(void *arg)
 
 /*
  * Two threads on two CPUs at once, and a third waiting for them: each
- * one's sum is its own CPU time, the sleeping part of the second one and
- * the workers' time in the waiting one left out.
+ * one's sum is its own busy time, the sleeping part of the second one
+ * and the workers' time in the waiting one left out.
  */
-START_TEST(threads_count_only_their_own)
+static int threads_attempt(struct timing *t)
 {
 	struct worker w[2] = {
 		{ .cpu = 0, .sleep_ms = 0, .spin_ms = 200 },
 		{ .cpu = 1, .sleep_ms = 100, .spin_ms = 50 },
 	};
-	struct vperfctr *vp = vperfctr_open();
 	struct perfctr_sum_ctrs a, b;
-	struct vperfctr_control c;
-	unsigned long long c0, ran, d;
-	pthread_t t[2];
+	pthread_t th[2];
 	int i;
 
-	ck_assert_int_ge(ncpus, 2);
-	ck_assert_ptr_nonnull(vp);
-	tsc_control(&c);
-	lib_control(vp, &c);
-	c0 = cpu_ticks();
-	ck_assert_int_eq(vperfctr_read_sums(vp, &a), 0);
+	ck_assert_int_eq(vperfctr_read_sums(t->vp, &a), 0);
 	for (i = 0; i < 2; i++)
-		ck_assert_int_eq(pthread_create(&t[i], NULL, worker_fn, &w[i]), 0);
+		ck_assert_int_eq(pthread_create(&th[i], NULL, worker_fn, &w[i]), 0);
 	for (i = 0; i < 2; i++)
-		ck_assert_int_eq(pthread_join(t[i], NULL), 0);
-	ck_assert_int_eq(vperfctr_read_sums(vp, &b), 0);
-	ran = cpu_ticks() - c0;
+		ck_assert_int_eq(pthread_join(th[i], NULL), 0);
+	ck_assert_int_eq(vperfctr_read_sums(t->vp, &b), 0);
 	for (i = 0; i < 2; i++) {
-		ck_assert_msg(!w[i].failed, "worker %d step %d", i, w[i].failed);
-		ck_assert_msg(within_cpu_time(w[i].sum, w[i].ran) &&
-			      w[i].sum >= w[i].busy * 9 / 10,
-			      "worker %d: tsc %llu, cpu time %llu, busy %llu", i, w[i].sum,
-			      w[i].ran, w[i].busy);
+		ck_assert_msg(!w[i].failed, "worker %d step %d: %s", i, w[i].failed,
+			      strerror(errno));
+		/* Beyond its spin, a few system calls and a wakeup. */
+		if (w[i].sum < w[i].busy * 9 / 10 ||
+		    w[i].sum > w[i].busy * 11 / 10 + ms_ticks(5)) {
+			snprintf(t->why, sizeof(t->why), "worker %d: tsc %llu for %llu busy", i,
+				 w[i].sum, w[i].busy);
+			return 0;
+		}
 	}
-	/* Its workers' 250 ms would be far more than its own CPU time. */
-	d = b.tsc - a.tsc;
-	ck_assert_msg(within_cpu_time(d, ran), "waiting thread: tsc %llu, cpu time %llu", d,
-		      ran);
+	if (b.tsc - a.tsc >= w[0].busy / 2) {
+		snprintf(t->why, sizeof(t->why), "waiting thread: tsc %llu", b.tsc - a.tsc);
+		return 0;
+	}
+	return 1;
+}
+
+START_TEST(threads_count_only_their_own)
+{
+	struct timing t;
+
+	ck_assert_int_ge(ncpus, 2);
+	/* The waiting thread counts the TSC only: its workers do too. */
+	t.vp = vperfctr_open();
+	ck_assert(t.vp);
+	t.n = 0;
+	ck_assert_int_eq(vperfctr_control(t.vp, &(struct vperfctr_control){
+		.cpu_control.tsc_on = 1 }), 0);
+	attempts(threads_attempt, &t);
 }
 
 /* Alternating between CPU 0 and 1 loses and invents nothing. */
-START_TEST(migration_ping_pong)
+static int migration_attempt(struct timing *t)
 {
-	struct vperfctr *vp = vperfctr_open();
 	unsigned long long busy = 0, t0, elapsed, d;
-	struct perfctr_sum_ctrs a, b, m;
-	struct vperfctr_control c;
-	unsigned int i, n, wrong = 0;
+	struct perfctr_sum_ctrs a, b;
+	unsigned int i;
 
-	ck_assert_int_ge(ncpus, 2);
-	ck_assert_ptr_nonnull(vp);
-	/* A CPU without counters (P4 thread 1) can be visited with the TSC. */
-	if (cpus_forbidden)
-		n = 0, tsc_control(&c);
-	else
-		n = full_control(&c);
-	lib_control(vp, &c);
-	ck_assert_int_eq(vperfctr_read_sums(vp, &a), 0);
+	ck_assert_int_eq(vperfctr_read_sums(t->vp, &a), 0);
 	t0 = rdtsc();
 	for (i = 0; i < 200; i++) {
 		ck_assert_int_eq(pin(i & 1), 0);
-		wrong += sched_getcpu() != (int)(i & 1);
+		ck_assert_int_eq(sched_getcpu(), i & 1);
 		busy += spin(ms_ticks(2));
 	}
 	elapsed = rdtsc() - t0;
-	ck_assert_int_eq(vperfctr_read_sums(vp, &b), 0);
-	ck_assert_uint_eq(wrong, 0);
+	ck_assert_int_eq(vperfctr_read_sums(t->vp, &b), 0);
 	d = b.tsc - a.tsc;
-	ck_assert_msg(d >= busy * 9 / 10 && d <= elapsed * 11 / 10,
-		      "tsc %llu: busy %llu of %llu", d, busy, elapsed);
-	for (i = 0; i < n; i++)
-		ck_assert(within(b.pmc[i] - a.pmc[i], d, 10));
+	if (d < busy * 9 / 10 || d > elapsed * 11 / 10) {
+		snprintf(t->why, sizeof(t->why), "tsc %llu: busy %llu of %llu", d, busy,
+			 elapsed);
+		return 0;
+	}
+	for (i = 0; i < t->n; i++) {
+		if (!within(b.pmc[i] - a.pmc[i], d, 10)) {
+			snprintf(t->why, sizeof(t->why), "pmc%u %llu for tsc %llu", i,
+				 b.pmc[i] - a.pmc[i], d);
+			return 0;
+		}
+	}
+	return 1;
+}
+
+START_TEST(migration_ping_pong)
+{
+	struct perfctr_sum_ctrs m, r;
+	struct vperfctr_control c;
+	struct timing t;
+	unsigned int i;
+
+	ck_assert_int_ge(ncpus, 2);
+	timing_start(&t);
+	/* A CPU without counters (P4 thread 1) can be visited with the TSC. */
+	if (cpus_forbidden) {
+		tsc_control(&c);
+		lib_control(t.vp, &c);
+		t.n = 0;
+	}
+	attempts(migration_attempt, &t);
 
 	/* Stopped, the state page and the sums file agree exactly. */
-	ck_assert_int_eq(vperfctr_suspend(vp), 0);
+	ck_assert_int_eq(vperfctr_suspend(t.vp), 0);
 	memset(&m, 0, sizeof(m));
-	ck_assert_int_eq(vperfctr_read_ctrs(vp, &m), 0);
-	ck_assert_int_eq(vperfctr_read_sums(vp, &b), 0);
-	ck_assert_uint_eq(m.tsc, b.tsc);
-	for (i = 0; i < n; i++)
-		ck_assert_uint_eq(m.pmc[i], b.pmc[i]);
-	ck_assert_uint_eq(vperfctr_read_tsc(vp), b.tsc);
+	ck_assert_int_eq(vperfctr_read_ctrs(t.vp, &m), 0);
+	ck_assert_int_eq(vperfctr_read_sums(t.vp, &r), 0);
+	ck_assert_uint_eq(m.tsc, r.tsc);
+	for (i = 0; i < t.n; i++)
+		ck_assert_uint_eq(m.pmc[i], r.pmc[i]);
+	ck_assert_uint_eq(vperfctr_read_tsc(t.vp), r.tsc);
 }
 
 /* --- the state page and the fast read path --- */
@@ -775,7 +864,7 @@ START_TEST(mmap_equals_sums_when_stopped)
 	memset(&m, 0, sizeof(m));
 	ck_assert_int_eq(vperfctr_read_ctrs(vp, &m), 0);
 	ck_assert_int_eq(vperfctr_read_sums(vp, &r), 0);
-	ck_assert_uint_gt(r.tsc, ms_ticks(5));
+	ck_assert_uint_gt(r.tsc, 0);
 	ck_assert_uint_eq(m.tsc, r.tsc);
 	ck_assert_uint_eq(vperfctr_read_tsc(vp), r.tsc);
 	ck_assert_uint_eq(cstatus_of(st), 0);
@@ -790,36 +879,57 @@ START_TEST(mmap_equals_sums_when_stopped)
 }
 
 /* Running, fast reads and file reads interleave in order, close together. */
+static int cmp_ull(const void *a, const void *b)
+{
+	unsigned long long x = *(const unsigned long long *)a;
+	unsigned long long y = *(const unsigned long long *)b;
+
+	return x < y ? -1 : x > y;
+}
+
+static unsigned long long median(unsigned long long *v, size_t n)
+{
+	qsort(v, n, sizeof(*v), cmp_ull);
+	return v[n / 2];
+}
+
+/*
+ * Fast reads and file reads interleave in order, and a fast read is as
+ * fresh as a system call: a read_sums() between two fast reads takes a
+ * fraction of a millisecond (typically; the median allows for stalls).
+ */
 START_TEST(mmap_close_to_sums_when_running)
 {
 	struct vperfctr *vp = vperfctr_open();
+	unsigned long long prev = 0, a, b, gap[500];
 	struct perfctr_sum_ctrs m1, s, m2;
-	unsigned long long prev = 0, a, b;
 	struct vperfctr_control c;
 	unsigned int i, j, n;
 
 	ck_assert_ptr_nonnull(vp);
 	n = full_control(&c);
 	lib_control(vp, &c);
-	for (i = 0; i < 500; i++) {
+	for (i = 0; i < ARRAY_SIZE(gap); i++) {
 		a = vperfctr_read_tsc(vp);
 		ck_assert_int_eq(vperfctr_read_sums(vp, &s), 0);
 		b = vperfctr_read_tsc(vp);
 		ck_assert_uint_ge(a, prev);
 		ck_assert_uint_ge(s.tsc, a);
 		ck_assert_uint_ge(b, s.tsc);
-		ck_assert_uint_lt(b - a, ms_ticks(10));
+		gap[i] = b - a;
 		prev = b;
 	}
-	for (i = 0; i < 100 && n; i++) {
-		ck_assert_int_eq(vperfctr_read_ctrs(vp, &m1), 0);
-		ck_assert_int_eq(vperfctr_read_sums(vp, &s), 0);
-		ck_assert_int_eq(vperfctr_read_ctrs(vp, &m2), 0);
-		for (j = 0; j < n; j++) {
+	ck_assert_uint_lt(median(gap, ARRAY_SIZE(gap)), ms_ticks(1));
+	for (j = 0; j < n; j++) {
+		for (i = 0; i < 100; i++) {
+			ck_assert_int_eq(vperfctr_read_ctrs(vp, &m1), 0);
+			ck_assert_int_eq(vperfctr_read_sums(vp, &s), 0);
+			ck_assert_int_eq(vperfctr_read_ctrs(vp, &m2), 0);
 			ck_assert_uint_le(m1.pmc[j], s.pmc[j]);
 			ck_assert_uint_le(s.pmc[j], m2.pmc[j]);
-			ck_assert_uint_lt(m2.pmc[j] - m1.pmc[j], ms_ticks(10));
+			gap[i] = m2.pmc[j] - m1.pmc[j];
 		}
+		ck_assert_uint_lt(median(gap, 100), ms_ticks(1));
 	}
 }
 
@@ -998,6 +1108,21 @@ static void c_signo_none(struct vperfctr_control *c)
 	c->si_signo = 0;
 }
 
+static void c_preserve_bit_18(struct vperfctr_control *c)
+{
+	c->preserve = 1U << PERFCTR_NR_PMCS;
+}
+
+static void c_preserve_bit_30(struct vperfctr_control *c)
+{
+	c->preserve = 1U << 30;
+}
+
+static void c_preserve_all(struct vperfctr_control *c)
+{
+	c->preserve = VPERFCTR_PRESERVE_TSC | ((1U << PERFCTR_NR_PMCS) - 1);
+}
+
 static void c_tsc_on_2(struct vperfctr_control *c)
 {
 	c->cpu_control.tsc_on = 2;
@@ -1063,6 +1188,8 @@ static const struct bad_control bad_controls[] = {
 	{ "reserved-last", 0, 0, c_resv_last, NULL },
 	{ "signo-65", 0, 0, c_signo_65, c_signo_64 },
 	{ "signo-huge", 0, 0, c_signo_huge, c_signo_none },
+	{ "preserve-bit-18", 0, 0, c_preserve_bit_18, c_preserve_all },
+	{ "preserve-bit-30", 0, 0, c_preserve_bit_30, c_preserve_all },
 	{ "tsc_on-2", 0, 0, c_tsc_on_2, NULL },
 	{ "nractrs-over-nrctrs", 0, 0, c_nractrs_over, NULL },
 	{ "cpu-reserved-first", 0, 0, c_cpu_resv_first, NULL },
@@ -1140,33 +1267,38 @@ START_TEST(sim_control_bad_write)
 /* preserve keeps the chosen sums across a new control; the others restart. */
 START_TEST(control_preserve)
 {
-	struct perfctr_sum_ctrs a, b, z;
+	struct perfctr_sum_ctrs a, b;
 	struct vperfctr_control c;
+	unsigned long long t0;
 	struct files f;
 
 	files_open(&f, gettid());
 	full_control(&c);
 	set_control(f.ctl, &c);
-	spin(ms_ticks(20));
+	count_at_least(NULL, f.sums, ms_ticks(50));
 	do_command(f.cmd, VPERFCTR_CMD_SUSPEND);
 	get_sums(f.sums, &a);
-	ck_assert_uint_gt(a.tsc, ms_ticks(10));
 
+	/* The TSC's and counter 0's sums kept, counter 1's restarted. */
 	c.preserve = VPERFCTR_PRESERVE_TSC | (model ? 1 : 0);
+	t0 = rdtsc();
 	set_control(f.ctl, &c);
 	get_sums(f.sums, &b);
 	ck_assert_uint_ge(b.tsc, a.tsc);
+	ck_assert(since(b.tsc - a.tsc, t0));
 	if (model) {
 		ck_assert_uint_ge(b.pmc[0], a.pmc[0]);
-		ck_assert_uint_lt(b.pmc[1], a.pmc[1] / 2);
+		ck_assert_msg(since(b.pmc[1], t0), "pmc1 %llu kept", b.pmc[1]);
 	}
 
+	/* Nothing kept. */
 	c.preserve = 0;
+	t0 = rdtsc();
 	set_control(f.ctl, &c);
-	get_sums(f.sums, &z);
-	ck_assert_uint_lt(z.tsc, a.tsc / 2);
+	get_sums(f.sums, &b);
+	ck_assert_msg(since(b.tsc, t0), "tsc %llu kept", b.tsc);
 	if (model)
-		ck_assert_uint_lt(z.pmc[0], a.pmc[0] / 2);
+		ck_assert_msg(since(b.pmc[0], t0), "pmc0 %llu kept", b.pmc[0]);
 }
 
 /* Counters held by global mode: EBUSY, and nothing created. */
@@ -1326,30 +1458,34 @@ START_TEST(command_suspend_resume)
 START_TEST(command_clear)
 {
 	struct vperfctr *vp = vperfctr_open();
-	struct perfctr_sum_ctrs a, b;
 	struct vperfctr_control c, got;
+	struct perfctr_sum_ctrs s;
+	unsigned long long t0;
 
 	ck_assert_ptr_nonnull(vp);
 	full_control(&c);
 	lib_control(vp, &c);
-	spin(ms_ticks(20));
+	count_at_least(vp, -1, ms_ticks(50));
 	ck_assert_int_eq(vperfctr_suspend(vp), 0);
-	ck_assert_int_eq(vperfctr_read_sums(vp, &a), 0);
-	ck_assert_uint_gt(a.tsc, ms_ticks(10));
 	ck_assert_int_eq(vperfctr_clear(vp), 0);
-	ck_assert_int_eq(vperfctr_read_sums(vp, &b), 0);
-	ck_assert(is_zero(&b, sizeof(b)));
+	ck_assert_int_eq(vperfctr_read_sums(vp, &s), 0);
+	ck_assert(is_zero(&s, sizeof(s)));
 	ck_assert_int_eq(vperfctr_read_control(vp, &got), 0);
 	ck_assert_mem_eq(&got, &c, CTL_SIZE);
-	/* Counting resumes from zero; clearing while running works too. */
+	/* Resumed, it counts from zero. */
+	t0 = rdtsc();
 	ck_assert_int_eq(vperfctr_resume(vp), 0);
-	spin(ms_ticks(20));
-	ck_assert_int_eq(vperfctr_read_sums(vp, &b), 0);
-	ck_assert_uint_gt(b.tsc, ms_ticks(10));
-	ck_assert_uint_lt(b.tsc, a.tsc * 2);
+	spin(ms_ticks(1));
+	ck_assert_int_eq(vperfctr_read_sums(vp, &s), 0);
+	ck_assert_uint_gt(s.tsc, 0);
+	ck_assert(since(s.tsc, t0));
+	/* Cleared while running, it goes on from zero. */
+	count_at_least(vp, -1, ms_ticks(50));
+	t0 = rdtsc();
 	ck_assert_int_eq(vperfctr_clear(vp), 0);
-	ck_assert_int_eq(vperfctr_read_sums(vp, &a), 0);
-	ck_assert_uint_lt(a.tsc, b.tsc / 2);
+	ck_assert_int_eq(vperfctr_read_sums(vp, &s), 0);
+	ck_assert_msg(since(s.tsc, t0), "tsc %llu after clear", s.tsc);
+	ck_assert_uint_eq(cstatus_of(state_of(vp)), full_cstatus());
 }
 
 /* Without an overflow, running or suspended: EINVAL, nothing changed. */
@@ -1383,6 +1519,7 @@ START_TEST(command_iresume_needs_overflow)
 START_TEST(command_unlink)
 {
 	struct perfctr_sum_ctrs s;
+	unsigned long long t0;
 	struct vperfctr_control c, got;
 	struct files f;
 
@@ -1390,7 +1527,7 @@ START_TEST(command_unlink)
 	full_control(&c);
 	c.si_signo = SIGUSR2;
 	set_control(f.ctl, &c);
-	spin(ms_ticks(20));
+	count_at_least(NULL, f.sums, ms_ticks(50));
 	do_command(f.cmd, VPERFCTR_CMD_UNLINK);
 	get_control(f.ctl, &got);
 	ck_assert(is_zero(&got, sizeof(got)));
@@ -1400,11 +1537,12 @@ START_TEST(command_unlink)
 	ck_assert_int_eq(put_command(f.cmd, VPERFCTR_CMD_SUSPEND), -1);
 	ck_assert_int_eq(errno, ENODATA);
 	/* New counters, from zero. */
+	t0 = rdtsc();
 	set_control(f.ctl, &c);
+	get_sums(f.sums, &s);
+	ck_assert_msg(since(s.tsc, t0), "tsc %llu after unlink", s.tsc);
 	get_control(f.ctl, &got);
 	ck_assert_mem_eq(&got, &c, CTL_SIZE);
-	get_sums(f.sums, &s);
-	ck_assert_uint_lt(s.tsc, ms_ticks(10));
 }
 
 /* --- overflow interrupts (simulated PMU) --- */
@@ -1443,6 +1581,7 @@ START_TEST(sim_overflow_signal_and_iresume)
 	struct perfctr_sum_ctrs a, b;
 	struct vperfctr_control c;
 	struct sigaction sa;
+	__u32 cstatus;
 
 	ck_assert_ptr_nonnull(vp);
 	ovf_state = state_of(vp);
@@ -1471,7 +1610,10 @@ START_TEST(sim_overflow_signal_and_iresume)
 	ck_assert_uint_ge(a.pmc[1], (unsigned int)-IRESET_NEAR);
 
 	ck_assert_int_eq(vperfctr_iresume(vp), 0);
-	ck_assert_uint_eq(cstatus_of(ovf_state), perfctr_mk_cstatus(1, 1, 1));
+	/* Counting again, unless a stall let it overflow again already. */
+	cstatus = cstatus_of(ovf_state);
+	ck_assert_msg(cstatus == perfctr_mk_cstatus(1, 1, 1) || OVF(count) == 2,
+		      "cstatus %#x after iresume", cstatus);
 	wait_signals(2);
 	ck_assert_int_eq(OVF(count), 2);
 	ck_assert_int_eq(OVF(code), SI_PMC_OVF);
@@ -1625,6 +1767,21 @@ START_TEST(remote_read_other_uid_refused)
 	kid_done(&k);
 }
 
+/* A tracee just stopped may still be leaving its CPU: EBUSY, try again. */
+static ssize_t put_retry(int fd, const void *buf, size_t len)
+{
+	ssize_t n = -1;
+	int i;
+
+	for (i = 0; i < 1000; i++) {
+		n = pwrite(fd, buf, len, 0);
+		if (n >= 0 || errno != EBUSY)
+			break;
+		usleep(1000);
+	}
+	return n;
+}
+
 static void remote_new_control(struct vperfctr_control *c)
 {
 	full_control(c);
@@ -1674,6 +1831,7 @@ static void stop_traced(pid_t pid)
 START_TEST(remote_change_needs_ptrace_stop)
 {
 	struct vperfctr_control c0, c1, got;
+	__u32 suspend;
 	int ctl, cmd;
 	struct kid k;
 
@@ -1705,10 +1863,13 @@ START_TEST(remote_change_needs_ptrace_stop)
 
 	/* Stopped by us: allowed. */
 	stop_traced(k.pid);
-	set_control(ctl, &c1);
+	ck_assert_msg(put_retry(ctl, &c1, sizeof(c1)) == CTL_SIZE, "control: %s",
+		      strerror(errno));
 	get_control(ctl, &got);
 	ck_assert_mem_eq(&got, &c1, CTL_SIZE);
-	do_command(cmd, VPERFCTR_CMD_SUSPEND);
+	suspend = VPERFCTR_CMD_SUSPEND;
+	ck_assert_msg(put_retry(cmd, &suspend, sizeof(suspend)) == sizeof(suspend),
+		      "suspend: %s", strerror(errno));
 	ck_assert_int_eq(ptrace(PTRACE_DETACH, k.pid, 0, 0), 0);
 	ck_assert_int_eq(write(k.wr, "g", 1), 1);
 	kid_done(&k);
@@ -1756,7 +1917,8 @@ START_TEST(remote_control_creates_counters)
 	full_control(&c);
 	ck_assert_int_eq(ptrace(PTRACE_SEIZE, k.pid, 0, 0), 0);
 	stop_traced(k.pid);
-	set_control(ctl, &c);
+	ck_assert_msg(put_retry(ctl, &c, sizeof(c)) == CTL_SIZE, "control: %s",
+		      strerror(errno));
 	ck_assert_int_eq(ptrace(PTRACE_DETACH, k.pid, 0, 0), 0);
 	ck_assert_int_eq(write(k.wr, "g", 1), 1);
 	kid_done(&k);
@@ -1829,14 +1991,16 @@ START_TEST(exit_thread_with_live_counters)
 	struct exiting e = { 0 };
 	struct perfctr_sum_ctrs s;
 	pthread_t t;
+	int fd;
 
 	ck_assert_int_eq(pthread_create(&t, NULL, exiting_thread, &e), 0);
 	ck_assert_int_eq(pthread_join(t, NULL), 0);
 	ck_assert_int_eq(e.failed, 0);
 	check_gone(e.tid, &e.f);
 	/* Our own files are unaffected. */
-	ck_assert_int_eq(pread(pfs_open(gettid(), "sums", O_RDONLY), &s, sizeof(s), 0),
-			 SUMS_SIZE);
+	fd = pfs_open(gettid(), "sums", O_RDONLY);
+	ck_assert_int_ge(fd, 0);
+	get_sums(fd, &s);
 }
 
 START_TEST(exit_process_with_live_counters)
@@ -1969,9 +2133,15 @@ static int exec_probe(void)
 {
 	struct vperfctr_control c;
 	struct perfctr_sum_ctrs a, b;
-	int ctl = open(PERFCTR_ROOT "/self/control", O_RDONLY);
-	int sums = open(PERFCTR_ROOT "/self/sums", O_RDONLY);
+	int ctl, sums;
 
+	/*
+	 * A CLOEXEC set goes when the thread is first switched in after the
+	 * exec: sleep to be sure that has happened.
+	 */
+	usleep(10000);
+	ctl = open(PERFCTR_ROOT "/self/control", O_RDONLY);
+	sums = open(PERFCTR_ROOT "/self/sums", O_RDONLY);
 	if (ctl < 0 || sums < 0 ||
 	    pread(ctl, &c, sizeof(c), 0) != sizeof(c) ||
 	    pread(sums, &a, sizeof(a), 0) != sizeof(a))
@@ -2025,6 +2195,35 @@ START_TEST(exec_keeps_counters_without_cloexec)
 }
 
 /* --- the simulated model itself --- */
+
+/* An HT P4's thread 1 has no counters: a thread that may run there gets none. */
+START_TEST(sim_counters_refused_on_forbidden_cpus)
+{
+	struct vperfctr_control c, t, got;
+	struct files f;
+	cpu_set_t all;
+	long i;
+
+	files_open(&f, gettid());
+	CPU_ZERO(&all);
+	for (i = 0; i < ncpus; i++)
+		CPU_SET(i, &all);
+	ck_assert_int_eq(sched_setaffinity(0, sizeof(all), &all), 0);
+	full_control(&c);
+	errno = 0;
+	ck_assert_int_eq(put_control(f.ctl, &c), -1);
+	ck_assert_int_eq(errno, EINVAL);
+	get_control(f.ctl, &got);
+	ck_assert(is_zero(&got, sizeof(got)));
+	/* The TSC alone is fine anywhere. */
+	tsc_control(&t);
+	set_control(f.ctl, &t);
+	/* Kept to CPU 0, the counters are allowed. */
+	ck_assert_int_eq(pin(0), 0);
+	set_control(f.ctl, &c);
+	get_control(f.ctl, &got);
+	ck_assert_mem_eq(&got, &c, CTL_SIZE);
+}
 
 START_TEST(sim_model_known)
 {
@@ -2108,6 +2307,8 @@ static Suite *vperfctr_suite(void)
 	if (model_name) {
 		tc = tcase_create("sim");
 		tcase_add_test(tc, sim_model_known);
+		if (model && cpus_forbidden)
+			tcase_add_test(tc, sim_counters_refused_on_forbidden_cpus);
 		suite_add_tcase(s, tc);
 	}
 	return s;

@@ -410,6 +410,16 @@ static inline void pmc_view_begin(struct pmc_view *v, const struct vperfctr *vp)
 #endif
 }
 
+/*
+ * perfctr_cstatus_nrctrs(@cstatus) >= @n in one comparison: below the
+ * count (bits 8-14) are only the a-mode count and a zero bit 7, and above
+ * it a zero bit 15.
+ */
+static inline int nrctrs_at_least(__u32 cstatus, unsigned int n)
+{
+	return (__u16)cstatus >= n << 8;
+}
+
 static inline __u64 pmc_now(const struct pmc_view *v,
 			    const struct perfctr_pmc_state *pmc)
 {
@@ -462,15 +472,13 @@ int vperfctr_read_ctrs(struct vperfctr *vp, struct perfctr_sum_ctrs *sums)
 	const struct vperfctr_state *st = vp->fast_ctrs;
 	const struct perfctr_cpu_state_user *cs;
 	struct pmc_view view;
-	__u32 seq, cstatus, n;
+	__u32 seq, cstatus;
 
 	if (__builtin_expect(!st, 0))
 		return vperfctr_read_sums(vp, sums);
 	cs = &st->cpu_state;
 retry:
-	seq = load_u32(&st->seq);
-	if (seq & 1)
-		goto retry;
+	seq = load_u32(&st->seq) & ~1U;	/* odd: never matches below */
 	barrier();
 	cstatus = load_u32(&cs->cstatus);
 	if (__builtin_expect(perfctr_cstatus_has_tsc(cstatus), 1))
@@ -480,19 +488,19 @@ retry:
 		sums->tsc = cs->tsc_sum;
 	else
 		return read_ctrs_any(vp, sums, st);
-	n = perfctr_cstatus_nrctrs(cstatus);
-	if (n) {
+	if (nrctrs_at_least(cstatus, 1)) {
 		pmc_view_begin(&view, vp);
 		sums->pmc[0] = pmc_now(&view, &cs->pmc[0]);
-		if (n > 1) {
+		if (nrctrs_at_least(cstatus, 2)) {
 			sums->pmc[1] = pmc_now(&view, &cs->pmc[1]);
-			if (n > 2)
+			if (nrctrs_at_least(cstatus, 3))
 				return read_ctrs_any(vp, sums, st);
 		}
 	}
 	barrier();
 	/* barrier() makes st->seq a fresh load. */
-	if (st->seq != seq || (n && pmc_view_changed(&view)))
+	if (st->seq != seq ||
+	    (nrctrs_at_least(cstatus, 1) && pmc_view_changed(&view)))
 		goto retry;
 	return 0;
 }
@@ -507,9 +515,7 @@ unsigned long long vperfctr_read_tsc(struct vperfctr *vp)
 	if (!st)
 		return vperfctr_read_sums(vp, &sums) ? 0 : sums.tsc;
 retry:
-	seq = load_u32(&st->seq);
-	if (seq & 1)
-		goto retry;
+	seq = load_u32(&st->seq) & ~1U;	/* odd: never matches below */
 	barrier();
 	tsc = st->cpu_state.tsc_sum;
 	if (perfctr_cstatus_has_tsc(load_u32(&st->cpu_state.cstatus)))
