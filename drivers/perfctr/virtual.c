@@ -764,89 +764,85 @@ out_task:
 	return err ?: count;
 }
 
-/* Reads return one whole record at offset 0, then end of file. */
-static ssize_t vp_read_check(size_t count, loff_t pos, size_t size)
+/* Locked: one record of @v for a read() of its file. */
+typedef void (*vp_fill_t)(struct vperfctr *v, void *rec);
+
+static void vp_fill_control(struct vperfctr *v, void *rec)
 {
-	if (pos >= size)
+	struct vperfctr_control *uc = rec;
+
+	*uc = v->uctl;
+	uc->cpu_control = v->page->cpu.control;
+}
+
+/* The owner's own sums are sampled first: they are exact. */
+static void vp_fill_sums(struct vperfctr *v, void *rec)
+{
+	struct perfctr_cpu_state *st = &v->page->cpu;
+	struct perfctr_sum_ctrs *sums = rec;
+	unsigned int i;
+
+	if (v->owner == current && v->resumed) {
+		vp_begin(v);
+		perfctr_cpu_sample(st);
+		vp_end(v);
+	}
+	sums->tsc = st->tsc_sum;
+	for (i = 0; i < PERFCTR_NR_PMCS; i++)
+		sums->pmc[i] = st->pmc[i].sum;
+}
+
+/*
+ * Reads return one whole record at offset 0, then end of file; zeroes
+ * for a thread without counters. Never waits: another thread's sums are
+ * as of its last sample.
+ */
+static ssize_t vp_read_record(struct file *file, char __user *buf,
+			      size_t count, loff_t *ppos, size_t size,
+			      vp_fill_t fill)
+{
+	union {
+		struct vperfctr_control uc;
+		struct perfctr_sum_ctrs sums;
+	} rec = {};
+	struct task_struct *task;
+	struct vperfctr *v;
+	unsigned long flags;
+
+	if (*ppos >= size)
 		return 0;
-	if (pos != 0 || count < size)
+	if (*ppos != 0 || count < size)
 		return -EINVAL;
+	task = vp_file_task(file);
+	if (IS_ERR(task))
+		return PTR_ERR(task);
+	rcu_read_lock();
+	v = vp_find(task);
+	if (v) {
+		raw_spin_lock_irqsave(&v->lock, flags);
+		fill(v, &rec);
+		raw_spin_unlock_irqrestore(&v->lock, flags);
+	}
+	rcu_read_unlock();
+	put_task_struct(task);
+	if (copy_to_user(buf, &rec, size))
+		return -EFAULT;
+	*ppos += size;
 	return size;
 }
 
 static ssize_t vp_control_read(struct file *file, char __user *buf,
 			       size_t count, loff_t *ppos)
 {
-	ssize_t ret = vp_read_check(count, *ppos, sizeof(struct vperfctr_control));
-	struct vperfctr_control uc = {};
-	struct task_struct *task;
-	struct vperfctr *v;
-	unsigned long flags;
-
-	if (ret <= 0)
-		return ret;
-	task = vp_file_task(file);
-	if (IS_ERR(task))
-		return PTR_ERR(task);
-	rcu_read_lock();
-	v = vp_find(task);
-	if (v) {
-		raw_spin_lock_irqsave(&v->lock, flags);
-		uc = v->uctl;
-		uc.cpu_control = v->page->cpu.control;
-		raw_spin_unlock_irqrestore(&v->lock, flags);
-	}
-	rcu_read_unlock();
-	put_task_struct(task);
-	if (copy_to_user(buf, &uc, sizeof(uc)))
-		return -EFAULT;
-	*ppos += sizeof(uc);
-	return sizeof(uc);
+	return vp_read_record(file, buf, count, ppos,
+			      sizeof(struct vperfctr_control), vp_fill_control);
 }
 
-static void vp_copy_sums(struct perfctr_sum_ctrs *sums,
-			 const struct perfctr_cpu_state *st)
-{
-	unsigned int i;
-
-	sums->tsc = st->tsc_sum;
-	for (i = 0; i < PERFCTR_NR_PMCS; i++)
-		sums->pmc[i] = st->pmc[i].sum;
-}
-
-/* Never waits: another thread's sums are as of its last sample. */
 static ssize_t vp_sums_read(struct file *file, char __user *buf, size_t count,
 			    loff_t *ppos)
 {
-	ssize_t ret = vp_read_check(count, *ppos, sizeof(struct perfctr_sum_ctrs));
-	struct perfctr_sum_ctrs sums = {};
-	struct task_struct *task;
-	struct vperfctr *v;
-	unsigned long flags;
-
-	if (ret <= 0)
-		return ret;
-	task = vp_file_task(file);
-	if (IS_ERR(task))
-		return PTR_ERR(task);
-	rcu_read_lock();
-	v = vp_find(task);
-	if (v) {
-		raw_spin_lock_irqsave(&v->lock, flags);
-		if (v->owner == current && v->resumed) {
-			vp_begin(v);
-			perfctr_cpu_sample(&v->page->cpu);
-			vp_end(v);
-		}
-		vp_copy_sums(&sums, &v->page->cpu);
-		raw_spin_unlock_irqrestore(&v->lock, flags);
-	}
-	rcu_read_unlock();
-	put_task_struct(task);
-	if (copy_to_user(buf, &sums, sizeof(sums)))
-		return -EFAULT;
-	*ppos += sizeof(sums);
-	return sizeof(sums);
+	return vp_read_record(file, buf, count, ppos,
+			      sizeof(struct perfctr_sum_ctrs), vp_fill_sums);
 }
 
 /* vp_mutex held. */

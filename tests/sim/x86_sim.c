@@ -34,8 +34,10 @@
 DEFINE_PER_CPU(struct perfctr_x86_sim_state, perfctr_x86_sim_pcpu);
 #define S perfctr_x86_sim
 
+#ifdef PERFCTR_SIMPMU
 /* The live module registers its NMI handler on one CPU for all. */
 static bool sim_nmi_any;
+#endif
 
 static void simpmu_setup(void);
 static void simpmu_publish(void);

@@ -18,7 +18,7 @@
  * plain loads between two barrier()s, which make the compiler load them
  * afresh. seq, polled before the first barrier(), and cstatus, which
  * decides what else is read, are loaded exactly once where they stand by
- * load_u32(): the kernel's READ_ONCE(), which is a volatile access.
+ * load_u32(): a relaxed atomic load, as the kernel's READ_ONCE().
  */
 static inline void barrier(void)
 {
@@ -27,7 +27,7 @@ static inline void barrier(void)
 
 static inline __u32 load_u32(const __u32 *p)
 {
-	return *(const volatile __u32 *)p;
+	return __atomic_load_n(p, __ATOMIC_RELAXED);
 }
 
 /*

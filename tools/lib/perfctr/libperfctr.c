@@ -24,8 +24,6 @@
 
 #define INFO_PATH	PERFCTR_ROOT "/info"
 
-#define noinline	__attribute__((__noinline__))
-
 struct vperfctr {
 	/*
 	 * The state page where the fast paths may use it, NULL where they
@@ -297,7 +295,7 @@ void vperfctr_close(struct vperfctr *vp)
 		vp_free(vp);
 }
 
-const volatile struct vperfctr_state *vperfctr_state(const struct vperfctr *vp)
+const struct vperfctr_state *vperfctr_state(const struct vperfctr *vp)
 {
 	return vp->state;
 }
@@ -343,7 +341,7 @@ int vperfctr_read_control(struct vperfctr *vp, struct vperfctr_control *ctl)
  * Not inlined: in the fast paths' fallback it would make the fast path
  * set up for a call (the PIC register on i386) that it never makes.
  */
-noinline
+__attribute__((__noinline__, __cold__))
 int vperfctr_read_sums(struct vperfctr *vp, struct perfctr_sum_ctrs *sums)
 {
 	return io_result(pread(vp->sums_fd, sums, sizeof(*sums), 0),
@@ -431,13 +429,13 @@ static inline __u64 pmc_now(const struct pmc_view *v,
  * all of them). Out of line, so that the common case of few counters
  * needs neither a loop nor the registers of one.
  */
-static noinline
+static __attribute__((__noinline__, __cold__))
 int read_ctrs_any(const struct vperfctr *vp, struct perfctr_sum_ctrs *sums,
 		  const struct vperfctr_state *st)
 {
 	const struct perfctr_cpu_state_user *cs = &st->cpu_state;
 	__u32 seq, cstatus, i, n;
-	struct pmc_view view;
+	struct pmc_view view = { 0 };
 
 retry:
 	seq = load_u32(&st->seq);

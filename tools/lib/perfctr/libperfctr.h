@@ -69,7 +69,7 @@ int vperfctr_iresume(struct vperfctr *vp);
 int vperfctr_unlink(struct vperfctr *vp);
 
 /* The mapped state page, or NULL (remote handles). */
-const volatile struct vperfctr_state *vperfctr_state(const struct vperfctr *vp);
+const struct vperfctr_state *vperfctr_state(const struct vperfctr *vp);
 
 #ifdef __cplusplus
 }
