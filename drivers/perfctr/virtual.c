@@ -342,21 +342,6 @@ static struct preempt_ops vp_preempt_ops = {
 	.sched_out = vp_sched_out,
 };
 
-/* In the owner: from now on the scheduler suspends and resumes @v. */
-static void vp_link(struct vperfctr *v)
-{
-	unsigned long flags;
-
-	preempt_disable();
-	preempt_notifier_register(&v->pn);
-	raw_spin_lock_irqsave(&v->lock, flags);
-	v->linked = true;
-	if (!v->unlinked)
-		vp_resume(v);
-	raw_spin_unlock_irqrestore(&v->lock, flags);
-	preempt_enable();
-}
-
 /* In the owner: forget @v (it is unlinked and suspended). */
 static void vp_detach(struct vperfctr *v)
 {
@@ -376,14 +361,31 @@ static void vp_detach(struct vperfctr *v)
 		vp_reap_later(v);
 }
 
+/*
+ * In the owner: from now on the scheduler suspends and resumes @v; unless
+ * it was unlinked before it could be linked.
+ */
+static void vp_link(struct vperfctr *v)
+{
+	unsigned long flags;
+	bool gone;
+
+	preempt_disable();
+	preempt_notifier_register(&v->pn);
+	raw_spin_lock_irqsave(&v->lock, flags);
+	v->linked = true;
+	gone = v->unlinked;
+	if (!gone)
+		vp_resume(v);
+	raw_spin_unlock_irqrestore(&v->lock, flags);
+	preempt_enable();
+	if (gone)
+		vp_detach(v);
+}
+
 static void vp_link_fn(struct callback_head *cb)
 {
-	struct vperfctr *v = container_of(cb, struct vperfctr, twork);
-
-	if (READ_ONCE(v->unlinked))
-		vp_detach(v);
-	else
-		vp_link(v);
+	vp_link(container_of(cb, struct vperfctr, twork));
 }
 
 static void vp_detach_fn(struct callback_head *cb)
