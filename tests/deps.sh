@@ -2,12 +2,17 @@
 # SPDX-License-Identifier: GPL-2.0-only
 #
 # Installs, with apt-get, only the Debian packages that are missing.
-# Usage: deps.sh [ppc]   (ppc adds the ppc32 cross tools, later issues)
+# Usage: deps.sh [ppc]   (ppc adds the ppc32 cross tools and QEMU)
 set -euo pipefail
 
 pkgs="make gcc libc6-dev bc flex bison libelf-dev libssl-dev dwarves cpio
       xz-utils gzip kmod pkg-config perl linux-source-6.1 linux-headers-amd64
       qemu-system-x86 busybox-static check libsubunit-dev sparse"
+# The ppc32 guest: kernel and user space cross-built, Check and busybox
+# from Debian's sources (tests/kernel/build-userland.sh).
+if [ "${1:-}" = ppc ]; then
+	pkgs="$pkgs gcc-powerpc-linux-gnu libc6-dev-powerpc-cross qemu-system-ppc"
+fi
 
 missing=
 for p in $pkgs; do

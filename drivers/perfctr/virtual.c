@@ -204,14 +204,14 @@ static void vp_resume(struct vperfctr *v)
 	vp_timer_arm();
 }
 
-/* After suspend: an i-mode counter that went non-negative overflowed. */
+/* After suspend: has an i-mode counter overflowed? */
 static u32 vp_overflowed(struct perfctr_cpu_state *st)
 {
 	unsigned int i = perfctr_cstatus_nractrs(st->cstatus);
 	unsigned int n = perfctr_cstatus_nrctrs(st->cstatus);
 
 	for (; i < n; i++)
-		if ((s32)st->pmc[i].start >= 0)
+		if (perfctr_ictr_overflowed(st->pmc[i].start))
 			return perfctr_cpu_identify_overflow(st);
 	return 0;
 }

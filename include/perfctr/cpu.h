@@ -35,6 +35,9 @@ struct perfctr_cpu_state {
 #ifdef CONFIG_X86
 	u32 p4_escr_map[PERFCTR_NR_PMCS];	/* ESCR MSR per counter */
 #endif
+#ifdef CONFIG_PPC32
+	u32 ppc_mmcr[3];			/* MMCR0-2 from the control */
+#endif
 };
 
 /* The short names must alias the user-visible prefix exactly. */
@@ -104,6 +107,20 @@ void perfctr_cpu_ireload(struct perfctr_cpu_state *state);
  * before suspend. Nothing happens where the CPU cannot do it.
  */
 void perfctr_cpu_user_read(const struct perfctr_cpu_state *state, bool on);
+
+/*
+ * Has an i-mode counter whose count is @count overflowed? x86 presets
+ * them negative and counts up through zero; ppc32 presets them
+ * non-negative and the overflow is bit 31 setting.
+ */
+static inline bool perfctr_ictr_overflowed(u32 count)
+{
+#ifdef CONFIG_PPC32
+	return (s32)count < 0;
+#else
+	return (s32)count >= 0;
+#endif
+}
 
 /*
  * Shared by every driver: add the 32-bit delta since *start to *sum.

@@ -3,7 +3,7 @@
 #
 # Build (or reuse) a test kernel from Debian's linux-source package.
 #
-#   build-kernel.sh ARCH     (ARCH: x86_64 or i386)
+#   build-kernel.sh ARCH     (ARCH: x86_64, i386 or ppc32)
 #
 # The build lives outside the work tree, in $PERFCTR_CACHE (default
 # ~/.cache/perfctr), in a directory keyed by the source package version
@@ -28,9 +28,12 @@ key=$( (cat "$frag"; echo "recipe=$recipe") | sha256sum | cut -c1-12)
 src=$cache/src/linux-source-$srcver-$debver
 out=$cache/build/$arch-$srcver-$debver-$key
 
+cross=
 case $arch in
 x86_64) karch=x86_64; image=arch/x86/boot/bzImage ;;
 i386) karch=i386; image=arch/x86/boot/bzImage ;;
+# QEMU's OpenBIOS loads the ELF image itself.
+ppc32) karch=powerpc; image=vmlinux; cross=powerpc-linux-gnu- ;;
 *) echo "unsupported arch $arch" >&2; exit 1 ;;
 esac
 
@@ -49,7 +52,7 @@ fi
 
 echo ">> building $arch test kernel in $out" >&2
 mkdir -p "$out"
-kmake() { make -s -C "$src" O="$out" ARCH="$karch" "$@"; }
+kmake() { make -s -C "$src" O="$out" ARCH="$karch" CROSS_COMPILE="$cross" "$@"; }
 kmake tinyconfig >&2
 (cd "$out" && "$src/scripts/kconfig/merge_config.sh" -m .config "$frag") >/dev/null
 kmake olddefconfig >&2

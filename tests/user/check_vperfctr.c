@@ -33,10 +33,20 @@
 #define NOBODY		65534
 #define CTL_SIZE	sizeof(struct vperfctr_control)
 #define SUMS_SIZE	sizeof(struct perfctr_sum_ctrs)
-/* An i-mode start value that cannot overflow while a test runs. */
+/*
+ * An i-mode start value that cannot overflow while a test runs, and one
+ * that overflows some milliseconds after the counters start: x86 counts
+ * up from a negative value to zero, ppc32 from a non-negative one until
+ * bit 31 sets.
+ */
+#define IRESET_SPAN	10000000
+#ifdef __powerpc__
+#define IRESET_FAR	0
+#define IRESET_NEAR	(0x7fffffff - IRESET_SPAN)
+#else
 #define IRESET_FAR	(-0x7fffffff)
-/* One that overflows some milliseconds after the counters start. */
-#define IRESET_NEAR	(-10000000)
+#define IRESET_NEAR	(-IRESET_SPAN)
+#endif
 
 /* --- the simulated PMU's families --- */
 
@@ -47,6 +57,7 @@ struct sim_model {
 	void (*refused)(struct perfctr_cpu_control *c);	/* a rule broken */
 };
 
+#if defined(__i386__) || defined(__x86_64__)
 #define EN_CPL		0x00430000U	/* EN | OS | USR */
 #define EVNTSEL_INT	0x00100000U
 
@@ -132,6 +143,37 @@ static const struct sim_model models[] = {
 	{ "arch-v2", arch_amode, arch_imode, arch_refused },
 	{ "p4-model3-ht", p4_amode, p4_imode, p4_refused },
 };
+#elif defined(__powerpc__)
+/* PMC1 counting cycles (event 1), PMC3 instructions (event 2). */
+static void ppc_amode(struct perfctr_cpu_control *c)
+{
+	c->nractrs = 2;
+	c->pmc_map[0] = 0;
+	c->evntsel[0] = 1;
+	c->pmc_map[1] = 2;
+	c->evntsel[1] = 2;
+}
+
+static void ppc_imode(struct perfctr_cpu_control *c, int ireset)
+{
+	ppc_amode(c);
+	c->nractrs = 1;
+	c->nrictrs = 1;
+	c->ireset[1] = ireset;
+	c->ppc.mmcr0 = PERFCTR_PPC_MMCR0_PMXE | PERFCTR_PPC_MMCR0_PMCNCE;
+}
+
+static void ppc_refused(struct perfctr_cpu_control *c)
+{
+	ppc_amode(c);
+	c->evntsel[1] = 0x20;			/* PMC3SEL has 5 bits */
+}
+
+static const struct sim_model models[] = {
+	{ "7450", ppc_amode, ppc_imode, ppc_refused },
+	{ "750", ppc_amode, ppc_imode, ppc_refused },
+};
+#endif
 
 static const char *model_name;		/* $PERFCTR_SIM_MODEL */
 static const struct sim_model *model;	/* NULL: the TSC only */
@@ -142,11 +184,20 @@ static long ncpus;
 
 /* --- time --- */
 
+/* The TSC, or on ppc32 the timebase: what the state page's tsc counts. */
 static inline unsigned long long rdtsc(void)
 {
 	unsigned int lo, hi;
+#ifdef __powerpc__
+	unsigned int again;
 
+	do {
+		asm volatile("mftbu %0; mftb %1; mftbu %2"
+			     : "=r" (hi), "=r" (lo), "=r" (again));
+	} while (hi != again);
+#else
 	asm volatile("rdtsc" : "=a" (lo), "=d" (hi));
+#endif
 	return (unsigned long long)hi << 32 | lo;
 }
 
@@ -764,6 +815,73 @@ START_TEST(threads_count_only_their_own)
 	attempts(threads_attempt, &t);
 }
 
+/* Two threads sharing one CPU (a uniprocessor): each counts its own turns. */
+struct sharer {
+	unsigned long long ticks, sum;
+	int failed;
+};
+
+static void *sharer_fn(void *arg)
+{
+	struct sharer *sh = arg;
+	struct perfctr_sum_ctrs a, b;
+	struct vperfctr_control c;
+	struct vperfctr *vp = vperfctr_open();
+
+	tsc_control(&c);
+	if (!vp || vperfctr_control(vp, &c) || vperfctr_read_sums(vp, &a)) {
+		sh->failed = 1;
+		return NULL;
+	}
+	spin(sh->ticks);
+	if (vperfctr_read_sums(vp, &b)) {
+		sh->failed = 2;
+		return NULL;
+	}
+	sh->sum = b.tsc - a.tsc;
+	vperfctr_close(vp);
+	return NULL;
+}
+
+static int timeshare_attempt(struct timing *t)
+{
+	struct sharer sh[2] = { { .ticks = ms_ticks(300) }, { .ticks = ms_ticks(300) } };
+	unsigned long long t0, wall;
+	pthread_t th[2];
+	int i;
+
+	t0 = rdtsc();
+	for (i = 0; i < 2; i++)
+		ck_assert_int_eq(pthread_create(&th[i], NULL, sharer_fn, &sh[i]), 0);
+	for (i = 0; i < 2; i++)
+		ck_assert_int_eq(pthread_join(th[i], NULL), 0);
+	wall = rdtsc() - t0;
+	for (i = 0; i < 2; i++) {
+		ck_assert_msg(!sh[i].failed, "thread %d step %d", i, sh[i].failed);
+		/* Both had turns; neither counted the other's. */
+		if (sh[i].sum < wall / 5 || sh[i].sum > wall * 8 / 10) {
+			snprintf(t->why, sizeof(t->why), "thread %d: tsc %llu of %llu",
+				 i, sh[i].sum, wall);
+			return 0;
+		}
+	}
+	if (sh[0].sum + sh[1].sum > wall * 11 / 10) {
+		snprintf(t->why, sizeof(t->why), "tsc %llu + %llu of %llu",
+			 sh[0].sum, sh[1].sum, wall);
+		return 0;
+	}
+	return 1;
+}
+
+START_TEST(timeshared_threads_count_their_turns)
+{
+	struct timing t;
+
+	t.vp = NULL;
+	t.n = 0;
+	attempts(timeshare_attempt, &t);
+}
+
 /* Alternating between CPU 0 and 1 loses and invents nothing. */
 static int migration_attempt(struct timing *t)
 {
@@ -1157,16 +1275,25 @@ static void c_imode_no_signo(struct vperfctr_control *c)
 	c->si_signo = 0;
 }
 
-static void c_ireset_zero(struct vperfctr_control *c)
+/* Start values the architecture's overflow can never come from. */
+#ifdef __powerpc__
+#define IRESET_BAD_1	(-1)
+#define IRESET_BAD_2	(-0x7fffffff - 1)
+#else
+#define IRESET_BAD_1	0
+#define IRESET_BAD_2	1000
+#endif
+
+static void c_ireset_bad_1(struct vperfctr_control *c)
 {
 	c_imode(c);
-	c->cpu_control.ireset[1] = 0;
+	c->cpu_control.ireset[1] = IRESET_BAD_1;
 }
 
-static void c_ireset_positive(struct vperfctr_control *c)
+static void c_ireset_bad_2(struct vperfctr_control *c)
 {
 	c_imode(c);
-	c->cpu_control.ireset[1] = 1000;
+	c->cpu_control.ireset[1] = IRESET_BAD_2;
 }
 
 static void c_refused(struct vperfctr_control *c)
@@ -1199,8 +1326,8 @@ static const struct bad_control bad_controls[] = {
 /* These need counters (and interrupts) to have an accepted neighbour. */
 static const struct bad_control sim_bad_controls[] = {
 	{ "imode-without-signal", 0, 0, c_imode_no_signo, c_imode },
-	{ "ireset-zero", 0, 0, c_ireset_zero, c_imode },
-	{ "ireset-positive", 0, 0, c_ireset_positive, c_imode },
+	{ "ireset-out-of-range-1", 0, 0, c_ireset_bad_1, c_imode },
+	{ "ireset-out-of-range-2", 0, 0, c_ireset_bad_2, c_imode },
 	{ "driver-refuses", 0, 0, c_refused, NULL },
 };
 
@@ -1607,7 +1734,7 @@ START_TEST(sim_overflow_signal_and_iresume)
 	ck_assert_int_eq(vperfctr_read_sums(vp, &b), 0);
 	ck_assert_mem_eq(&a, &b, SUMS_SIZE);
 	ck_assert_int_eq(OVF(count), 1);
-	ck_assert_uint_ge(a.pmc[1], (unsigned int)-IRESET_NEAR);
+	ck_assert_uint_ge(a.pmc[1], IRESET_SPAN);
 
 	ck_assert_int_eq(vperfctr_iresume(vp), 0);
 	/* Counting again, unless a stall let it overflow again already. */
@@ -1621,7 +1748,7 @@ START_TEST(sim_overflow_signal_and_iresume)
 	ck_assert_uint_eq(cstatus_of(ovf_state), 0);
 	ck_assert_int_eq(vperfctr_read_sums(vp, &b), 0);
 	ck_assert_uint_gt(b.tsc, a.tsc);
-	ck_assert_uint_ge(b.pmc[1], 2 * (unsigned long long)-IRESET_NEAR);
+	ck_assert_uint_ge(b.pmc[1], 2ULL * IRESET_SPAN);
 }
 
 /* An i-mode control that has not overflowed cannot be iresumed. */
@@ -2247,8 +2374,13 @@ static Suite *vperfctr_suite(void)
 	tc = tcase_create("counting");
 	tcase_add_test(tc, tsc_sleeping_thread_accrues_little);
 	tcase_add_test(tc, tsc_spinning_thread_accrues_runtime);
-	tcase_add_test(tc, threads_count_only_their_own);
-	tcase_add_test(tc, migration_ping_pong);
+	/* Parallel threads and migration need two CPUs; a UP has turns. */
+	if (ncpus >= 2) {
+		tcase_add_test(tc, threads_count_only_their_own);
+		tcase_add_test(tc, migration_ping_pong);
+	} else {
+		tcase_add_test(tc, timeshared_threads_count_their_turns);
+	}
 	suite_add_tcase(s, tc);
 
 	tc = tcase_create("state");
@@ -2328,8 +2460,12 @@ int main(int argc, char **argv)
 	for (i = 0; model_name && i < ARRAY_SIZE(models); i++)
 		if (!strcmp(models[i].name, model_name))
 			model = &models[i];
+	/* TSC (timebase) ticks per ms: the core clock over their ratio. */
 	v = info_field("cpu_khz");
 	khz = v ? strtoull(v, NULL, 10) : 0;
+	v = info_field("tsc_to_cpu_mult");
+	if (v && atoi(v) > 1)
+		khz /= atoi(v);
 	v = info_field("nrctrs");
 	nrctrs = v ? atoi(v) : 0;
 	v = info_field("cpus_forbidden");

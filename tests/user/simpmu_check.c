@@ -28,6 +28,7 @@ struct model {
 	void (*imode)(struct perfctr_cpu_control *c);	/* valid, counter 1 i-mode */
 };
 
+#if defined(__i386__) || defined(__x86_64__)
 #define EN_CPL	0x00430000U	/* EN | OS | USR */
 
 static void k7_good(struct perfctr_cpu_control *c)
@@ -113,6 +114,37 @@ static const struct model models[] = {
 	  arch_imode },
 	{ "p4-model3-ht", "Intel P4", "1", 18, p4_good, p4_bad, p4_imode },
 };
+#elif defined(__powerpc__)
+/* PMC1 counting cycles (event 1), PMC3 instructions (event 2). */
+static void ppc_good(struct perfctr_cpu_control *c)
+{
+	c->nractrs = 2;
+	c->pmc_map[0] = 0;
+	c->evntsel[0] = 1;
+	c->pmc_map[1] = 2;
+	c->evntsel[1] = 2;
+}
+
+static void ppc_bad(struct perfctr_cpu_control *c)
+{
+	ppc_good(c);
+	c->evntsel[1] = 0x20;			/* PMC3SEL has 5 bits */
+}
+
+static void ppc_imode(struct perfctr_cpu_control *c)
+{
+	ppc_good(c);
+	c->nractrs = 1;
+	c->nrictrs = 1;
+	c->ireset[1] = 0x7FFFF000;
+	c->ppc.mmcr0 = PERFCTR_PPC_MMCR0_PMXE | PERFCTR_PPC_MMCR0_PMCNCE;
+}
+
+static const struct model models[] = {
+	{ "7450", "PowerPC 7450", "", 6, ppc_good, ppc_bad, ppc_imode },
+	{ "750", "PowerPC 750", "", 4, ppc_good, ppc_bad, ppc_imode },
+};
+#endif
 
 static const struct model *model;
 
@@ -224,6 +256,8 @@ START_TEST(global_refuses_imode)
 	close(fd);
 }
 
+#define CPU1_ONLINE	"/sys/devices/system/cpu/cpu1/online"
+
 static void set_online(int cpu, int on)
 {
 	char path[64];
@@ -278,7 +312,8 @@ int main(void)
 	tcase_add_test(tc, global_counters_track_tsc);
 	tcase_add_test(tc, global_refused_control_keeps_old);
 	tcase_add_test(tc, global_refuses_imode);
-	if (!model->forbidden[0])	/* CPU 1 must be a usable CPU */
+	/* CPU 1 must exist (ppc32 guests are uniprocessors) and be usable. */
+	if (!model->forbidden[0] && access(CPU1_ONLINE, F_OK) == 0)
 		tcase_add_test(tc, global_survives_cpu_hotplug);
 	suite_add_tcase(s, tc);
 	sr = srunner_create(s);

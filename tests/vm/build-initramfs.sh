@@ -1,20 +1,25 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: GPL-2.0-only
 #
-# build-initramfs.sh [--init FILE] OUT.cpio.gz GEN_INIT_CPIO [DEST=SRC ...]
+# build-initramfs.sh [--init FILE] [--busybox FILE] OUT.cpio.gz GEN_INIT_CPIO
+#                    [DEST=SRC ...]
 #
-# Packs busybox-static, the guest init, the plans and any extra files
-# (installed at DEST, mode kept) into a gzip'd initramfs; with --init,
-# FILE is /init and there is no busybox. The cpio is built from a list
+# Packs busybox-static (or the static busybox FILE, for another arch), the
+# guest init, the plans and any extra files (installed at DEST, mode
+# kept) into a gzip'd initramfs; with --init, FILE is /init and there is
+# no busybox. The cpio is built from a list
 # with the kernel's usr/gen_init_cpio, so device nodes such as
 # /dev/console need no root.
 set -euo pipefail
 
-init=
-if [ "$1" = --init ]; then
-	init=$2
-	shift 2
-fi
+init= busybox=/bin/busybox
+while :; do
+	case $1 in
+	--init) init=$2; shift 2 ;;
+	--busybox) busybox=$2; shift 2 ;;
+	*) break ;;
+	esac
+done
 out=$1 gen=$2
 shift 2
 here=$(cd "$(dirname "$0")" && pwd)
@@ -29,7 +34,7 @@ dirs="/bin /sbin /dev /proc /sys /tmp /plans /lib /lib/modules /tests"
 	if [ -n "$init" ]; then
 		echo "file /init $init 0755 0 0"
 	else
-		echo "file /bin/busybox /bin/busybox 0755 0 0"
+		echo "file /bin/busybox $busybox 0755 0 0"
 		echo "slink /bin/sh busybox 0777 0 0"
 		echo "file /init $here/guest/init 0755 0 0"
 		for p in "$here"/plans/*; do

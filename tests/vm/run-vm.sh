@@ -7,6 +7,8 @@
 #   --smp N      vCPUs (default 2)
 #   --timeout S  hard limit in seconds (default 300)
 #   --qemu BIN   emulator (default qemu-system-x86_64)
+#   --ppc M      a ppc32 guest on QEMU machine M (g3beige or mac99): console
+#                on the Zilog port, ended by the guest powering off
 #
 # Boots under TCG with the console on the serial port, copies the console
 # to LOG (and to stdout with --show), and exits 0 only when the guest plan
@@ -14,7 +16,7 @@
 # and reported as a timeout (exit 124).
 set -uo pipefail
 
-icount=() cpu=qemu64 smp=2 limit=300 qemu=qemu-system-x86_64 show=0
+icount=() cpu=qemu64 smp=2 limit=300 qemu=qemu-system-x86_64 show=0 ppc=
 while [ $# -gt 4 ]; do
 	case $1 in
 	--icount) icount=(-icount shift=0,sleep=off); shift ;;
@@ -22,17 +24,29 @@ while [ $# -gt 4 ]; do
 	--smp) smp=$2; shift 2 ;;
 	--timeout) limit=$2; shift 2 ;;
 	--qemu) qemu=$2; shift 2 ;;
+	--ppc) ppc=$2; shift 2 ;;
 	--show) show=1; shift ;;
 	*) echo "run-vm: unknown option $1" >&2; exit 2 ;;
 	esac
 done
 kernel=$1 initrd=$2 plan=$3 log=$4
 
-cmdline="console=ttyS0 loglevel=7 panic=-1 nokaslr kmemleak=on perfctr.plan=$plan"
-args=(-M pc -m 1024 -smp "$smp" -cpu "$cpu" "${icount[@]}"
-      -nographic -no-reboot -serial stdio -monitor none
-      -device isa-debug-exit,iobase=0xf4,iosize=0x04
-      -kernel "$kernel" -initrd "$initrd" -append "$cmdline")
+common="loglevel=7 panic=-1 kmemleak=on perfctr.plan=$plan"
+if [ -n "$ppc" ]; then
+	# Uniprocessor machines; OpenBIOS loads the ELF kernel.
+	[ "$cpu" = qemu64 ] && cpu=7450
+	args=(-M "$ppc" -m 512 -cpu "$cpu" "${icount[@]}"
+	      -nographic -no-reboot -serial stdio -monitor none -vga none
+	      -kernel "$kernel" -initrd "$initrd"
+	      -append "console=ttyPZ0 $common")
+	[ "$qemu" = qemu-system-x86_64 ] && qemu=qemu-system-ppc
+else
+	args=(-M pc -m 1024 -smp "$smp" -cpu "$cpu" "${icount[@]}"
+	      -nographic -no-reboot -serial stdio -monitor none
+	      -device isa-debug-exit,iobase=0xf4,iosize=0x04
+	      -kernel "$kernel" -initrd "$initrd"
+	      -append "console=ttyS0 nokaslr $common")
+fi
 
 if [ "$show" = 1 ]; then
 	timeout --kill-after=10 "$limit" "$qemu" "${args[@]}" </dev/null 2>&1 |

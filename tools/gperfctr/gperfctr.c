@@ -6,8 +6,9 @@
  *   gperfctr [-t SECONDS] [-e PMC:EVNTSEL[:HIGH]]...
  *
  * PMC is the counter (its pmc_map value, e.g. 0, or 0x40000001 for
- * Intel's fixed counter 1), EVNTSEL the event select to program, HIGH
- * its upper half where the CPU has one; all numbers may be hex (0x...).
+ * Intel's fixed counter 1; on ppc32 0 for PMC1), EVNTSEL the event select
+ * to program, HIGH its upper half where the CPU has one (x86 only); all
+ * numbers may be hex (0x...).
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -54,8 +55,10 @@ static int add_counter(struct perfctr_cpu_control *c, const char *arg)
 	if (*end != ':')
 		return -1;
 	c->evntsel[i] = strtoul(end + 1, &end, 0);
+#ifndef __powerpc__
 	if (*end == ':')
 		c->evntsel_high[i] = strtoul(end + 1, &end, 0);
+#endif
 	if (*end)
 		return -1;
 	c->nractrs++;

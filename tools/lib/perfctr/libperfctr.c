@@ -20,7 +20,7 @@
 #include <unistd.h>
 
 #include "libperfctr.h"
-#include "arch-x86.h"
+#include "pmc-view.h"
 
 #define INFO_PATH	PERFCTR_ROOT "/info"
 
@@ -34,7 +34,7 @@ struct vperfctr {
 	const struct vperfctr_state *fast_tsc;
 #ifdef PERFCTR_SIM
 	const struct simpmu_user_cpu *simpmu;
-	int simpmu_lsl;
+	int simpmu_fast_cpu;
 #endif
 	const struct vperfctr_state *state;	/* NULL: remote */
 	size_t state_size;
@@ -170,7 +170,7 @@ static int simpmu_open(struct vperfctr *vp)
 	if (p == MAP_FAILED)
 		return 0;
 	vp->simpmu = p;
-	vp->simpmu_lsl = simpmu_have_lsl();
+	vp->simpmu_fast_cpu = simpmu_fast_cpu();
 	return 1;
 }
 #endif
@@ -401,7 +401,7 @@ int vperfctr_unlink(struct vperfctr *vp)
 static inline void pmc_view_begin(struct pmc_view *v, const struct vperfctr *vp)
 {
 #ifdef PERFCTR_SIM
-	simpmu_view_begin(v, vp->simpmu, vp->simpmu_lsl);
+	simpmu_view_begin(v, vp->simpmu, vp->simpmu_fast_cpu);
 #else
 	(void)v;
 	(void)vp;

@@ -1,0 +1,574 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * perfctr ppc32: the common low-level API on the 604, 750 and 74xx
+ * performance monitors, and the timebase-only generic driver.
+ *
+ * The strategy is the x86 one (Documentation/perfctr/ppc32.rst): sums
+ * accumulate 32-bit differences, a-mode counters are never written, each
+ * CPU caches what its MMCRs hold, and i-mode counters are frozen at
+ * suspend with the CPU recorded in k1.isuspend_cpu. The counters have no
+ * enable bits of their own: MMCR0[FC] freezes them all.
+ *
+ * User space can read the PMCs at any time (UPMCn) where the CPU has the
+ * user copies, and no bit takes that away; so a state's counters are
+ * frozen and zeroed when it is suspended there, or the next thread would
+ * read them.
+ */
+#include <linux/atomic.h>
+#include <linux/cpuhotplug.h>
+#include <linux/errno.h>
+#include <linux/math.h>
+#include <linux/mutex.h>
+#include <linux/percpu.h>
+#include <linux/smp.h>
+#include <linux/string.h>
+
+#include "ppc.h"
+
+struct perfctr_cpu_info perfctr_info;
+/* No ppc32 CPU has counters some of its threads may not use. */
+struct cpumask perfctr_cpus_forbidden_mask;
+struct perfctr_ppc_family pp_family;
+
+static DEFINE_PER_CPU(struct pp_cache, pp_caches);
+
+static DEFINE_MUTEX(reserve_lock);
+static const char *reserved_by;
+
+/* Control ids identify a validated control; 0 means "none". */
+static atomic_t next_control_id = ATOMIC_INIT(0);
+
+/* PMC1SEL and PMC2SEL in MMCR0; PMC3SEL to PMC6SEL in MMCR1. */
+const struct pp_sel_field pp_sel_fields[PP_MAX_PMCS] = {
+	{ 0, 6, 7 }, { 0, 0, 6 }, { 1, 27, 5 }, { 1, 22, 5 },
+	{ 1, 17, 5 }, { 1, 11, 6 },
+};
+
+/* The MMCR0 bit that lets hardware counter @pmc raise the exception. */
+static u32 pp_ce_bit(u32 pmc)
+{
+	return pmc ? PP_MMCR0_PMCNCE : PP_MMCR0_PMC1CE;
+}
+
+struct pp_cache *pp_this_cache(void)
+{
+	return this_cpu_ptr(&pp_caches);
+}
+
+static u32 new_control_id(void)
+{
+	u32 id;
+
+	do
+		id = (u32)atomic_inc_return(&next_control_id);
+	while (id == 0);
+	return id;
+}
+
+static int pp_check_common(const struct perfctr_cpu_control *c)
+{
+	unsigned int i;
+
+	if (c->tsc_on > 1)
+		return -EINVAL;
+	if (c->nractrs > PERFCTR_NR_PMCS || c->nrictrs > PERFCTR_NR_PMCS)
+		return -EINVAL;
+	if (c->nractrs + c->nrictrs > pp_family.nrctrs)
+		return -EINVAL;
+	if (c->nrictrs && !(perfctr_info.features & PERFCTR_FEATURE_PCINT))
+		return -EINVAL;
+	for (i = 0; i < ARRAY_SIZE(c->_reserved); i++)
+		if (c->_reserved[i])
+			return -EINVAL;
+	/* Generic mode: the timebase and nothing else. */
+	if (!pp_family.nrctrs &&
+	    (c->tsc_on != 1 || c->ppc.mmcr0 || c->ppc.mmcr2))
+		return -EINVAL;
+	return 0;
+}
+
+/*
+ * Counter numbers, event selects and reset values. Sets *imask and
+ * *amask to the hardware counters used in i-mode and a-mode.
+ */
+static int pp_check_ctrs(const struct perfctr_cpu_control *c, u32 *imask,
+			 u32 *amask)
+{
+	unsigned int i, nrctrs = c->nractrs + c->nrictrs;
+	u32 used = 0;
+
+	*imask = 0;
+	for (i = 0; i < nrctrs; i++) {
+		u32 pmc = c->pmc_map[i];
+
+		if (pmc >= pp_family.nrctrs || (used & BIT(pmc)))
+			return -EINVAL;
+		used |= BIT(pmc);
+		if (c->evntsel[i] & ~GENMASK(pp_sel_fields[pmc].width - 1, 0))
+			return -EINVAL;
+		if (i < c->nractrs)
+			continue;
+		/* Overflow is the step from bit 31 clear to bit 31 set. */
+		if (c->ireset[i] < 0)
+			return -EINVAL;
+		*imask |= BIT(pmc);
+	}
+	*amask = used & ~*imask;
+	return 0;
+}
+
+/*
+ * MMCR0: the event selects come from evntsel[] and FC is the driver's.
+ * The exception is enabled exactly when there are i-mode counters, each
+ * of those with its overflow condition on; a condition must not cover an
+ * a-mode counter, whose wrap past bit 31 is no overflow.
+ */
+static int pp_check_mmcr0(u32 mmcr0, u32 imask, u32 amask)
+{
+	u32 ce, pmc;
+
+	if (mmcr0 & (PP_MMCR0_PMCSEL | PP_MMCR0_FC))
+		return -EINVAL;
+	if (!(mmcr0 & PP_MMCR0_PMXE) != !imask)
+		return -EINVAL;
+	for (pmc = 0; pmc < PP_MAX_PMCS; pmc++) {
+		ce = mmcr0 & pp_ce_bit(pmc);
+		if ((imask & BIT(pmc)) && !ce)
+			return -EINVAL;
+		if ((amask & BIT(pmc)) && ce)
+			return -EINVAL;
+	}
+	return 0;
+}
+
+static int pp_check_control(const struct perfctr_cpu_control *c)
+{
+	u32 imask, amask;
+	int err;
+
+	err = pp_check_common(c);
+	if (!err)
+		err = pp_check_ctrs(c, &imask, &amask);
+	if (!err)
+		err = pp_check_mmcr0(c->ppc.mmcr0, imask, amask);
+	if (err)
+		return err;
+	/* MMCR2 exists on the 74xx only, and we take only THRESHMULT. */
+	if (c->ppc.mmcr2 & ~PP_MMCR2_THRESHMULT)
+		return -EINVAL;
+	if (c->ppc.mmcr2 && pp_family.nrmmcrs < 3)
+		return -EINVAL;
+	return 0;
+}
+
+/* The MMCR0 value of a control: its global bits and PMC1SEL/PMC2SEL. */
+static void pp_compute_mmcrs(struct perfctr_cpu_state *state, bool only0)
+{
+	const struct perfctr_cpu_control *c = &state->control;
+	unsigned int i, nrctrs = c->nractrs + c->nrictrs;
+	u32 mmcr[3] = { c->ppc.mmcr0, 0, c->ppc.mmcr2 };
+
+	for (i = 0; i < nrctrs; i++) {
+		const struct pp_sel_field *f = &pp_sel_fields[c->pmc_map[i]];
+
+		mmcr[f->mmcr] |= c->evntsel[i] << f->shift;
+	}
+	state->ppc_mmcr[0] = mmcr[0];
+	if (only0)
+		return;
+	state->ppc_mmcr[1] = mmcr[1];
+	state->ppc_mmcr[2] = mmcr[2];
+}
+
+int perfctr_cpu_update_control(struct perfctr_cpu_state *state, bool is_global)
+{
+	const struct perfctr_cpu_control *control = &state->control;
+	unsigned int i, nrctrs;
+	int err;
+
+	err = pp_check_control(control);
+	if (err)
+		return err;
+	nrctrs = control->nractrs + control->nrictrs;
+	state->cstatus = perfctr_mk_cstatus(control->tsc_on, control->nractrs,
+					    control->nrictrs);
+	for (i = 0; i < nrctrs; i++) {
+		state->pmc[i].map = control->pmc_map[i];
+		if (i >= control->nractrs)
+			state->pmc[i].start = control->ireset[i];
+	}
+	pp_compute_mmcrs(state, false);
+	state->k1.id = new_control_id();
+	state->k1.isuspend_cpu = -1;
+	return 0;
+}
+
+/* Stop every counter of this CPU (they keep their values). */
+static void pp_freeze(struct pp_cache *cache)
+{
+	u32 frozen = (cache->mmcr[0] | PP_MMCR0_FC) & ~PP_MMCR0_PMXE;
+
+	if (cache->mmcr[0] != frozen) {
+		cache->mmcr[0] = frozen;
+		pp_write_mmcr(0, frozen);
+	}
+}
+
+/*
+ * With FCECE or TRIGGER the hardware rewrites MMCR0[FC] and [TRIGGER]
+ * by itself: keep what it did in the state, so the next resume carries on
+ * from there, and know what the register holds.
+ */
+static void pp_save_async(struct perfctr_cpu_state *state,
+			  struct pp_cache *cache)
+{
+	u32 hw = pp_read_mmcr(0);
+	u32 keep = PP_MMCR0_FC | PP_MMCR0_TRIGGER;
+
+	state->ppc_mmcr[0] = (state->ppc_mmcr[0] & ~keep) | (hw & keep);
+	cache->mmcr[0] = hw;
+}
+
+static void pp_accumulate_ctrs(struct perfctr_cpu_state *state,
+			       unsigned int from, unsigned int to)
+{
+	for (; from < to; from++)
+		perfctr_accumulate(&state->pmc[from].sum, &state->pmc[from].start,
+				   pp_read_pmc(state->pmc[from].map));
+}
+
+/* The counters of @state, bit n for PMC(n+1). */
+static u32 pp_used_mask(const struct perfctr_cpu_state *state)
+{
+	unsigned int i, nrctrs = perfctr_cstatus_nrctrs(state->cstatus);
+	u32 mask = 0;
+
+	for (i = 0; i < nrctrs; i++)
+		mask |= BIT(state->pmc[i].map);
+	return mask;
+}
+
+/* Zero the counters in @mask (frozen first), so user space reads nothing. */
+static void pp_zero_ctrs(u32 mask, struct pp_cache *cache)
+{
+	unsigned long bits = mask;
+	unsigned int pmc;
+
+	if (!bits)
+		return;
+	pp_freeze(cache);
+	for_each_set_bit(pmc, &bits, PP_MAX_PMCS)
+		pp_write_pmc(pmc, 0);
+}
+
+static bool pp_user_reads_pmcs(void)
+{
+	return pp_family.features & PERFCTR_FEATURE_RDPMC;
+}
+
+void perfctr_cpu_suspend(struct perfctr_cpu_state *state)
+{
+	struct pp_cache *cache = this_cpu_ptr(&pp_caches);
+	u32 cstatus = state->cstatus;
+	unsigned int nrctrs = perfctr_cstatus_nrctrs(cstatus);
+
+	if (nrctrs && (state->ppc_mmcr[0] & PP_MMCR0_ASYNC))
+		pp_save_async(state, cache);
+	if (perfctr_cstatus_has_ictrs(cstatus)) {
+		pp_freeze(cache);
+		pp_irq_disarm();
+		state->k1.isuspend_cpu = smp_processor_id();
+	}
+	pp_accumulate_ctrs(state, 0, nrctrs);
+	if (perfctr_cstatus_has_tsc(cstatus))
+		perfctr_accumulate(&state->tsc_sum, &state->tsc_start,
+				   pp_mftb_low());
+	if (nrctrs && pp_user_reads_pmcs()) {
+		pp_zero_ctrs(pp_used_mask(state), cache);
+		cache->used = 0;
+		/* The i-mode values are gone from the hardware. */
+		state->k1.isuspend_cpu = -1;
+	}
+}
+
+/* Put the i-mode counters' start values back, unless they are still there. */
+static void pp_iresume(const struct perfctr_cpu_state *state,
+		       struct pp_cache *cache)
+{
+	unsigned int i = perfctr_cstatus_nractrs(state->cstatus);
+	unsigned int nrctrs = perfctr_cstatus_nrctrs(state->cstatus);
+
+	if (cache->id == state->k1.id &&
+	    state->k1.isuspend_cpu == smp_processor_id())
+		return;
+	pp_freeze(cache);
+	for (; i < nrctrs; i++)
+		pp_write_pmc(state->pmc[i].map, state->pmc[i].start);
+}
+
+/*
+ * Counters the previous control used and this one does not still hold
+ * the previous owner's counts, which user space could read: zero them.
+ */
+static void pp_scrub(const struct perfctr_cpu_state *state,
+		     struct pp_cache *cache)
+{
+	u32 used = pp_used_mask(state);
+
+	if (pp_user_reads_pmcs())
+		pp_zero_ctrs(cache->used & ~used, cache);
+	cache->used = used;
+}
+
+/* MMCR0 last: it unfreezes what the others set up. */
+static void pp_write_mmcrs(const u32 *mmcr, struct pp_cache *cache)
+{
+	unsigned int n;
+
+	for (n = pp_family.nrmmcrs; n-- > 0;) {
+		if (cache->mmcr[n] != mmcr[n]) {
+			cache->mmcr[n] = mmcr[n];
+			pp_write_mmcr(n, mmcr[n]);
+		}
+	}
+}
+
+void perfctr_cpu_resume(struct perfctr_cpu_state *state)
+{
+	struct pp_cache *cache = this_cpu_ptr(&pp_caches);
+	u32 cstatus = state->cstatus;
+	unsigned int i, nractrs = perfctr_cstatus_nractrs(cstatus);
+
+	/* A state without counters leaves them to whoever uses them. */
+	if (perfctr_cstatus_nrctrs(cstatus)) {
+		if (perfctr_cstatus_has_ictrs(cstatus)) {
+			pp_iresume(state, cache);
+			pp_irq_arm(state);
+		}
+		if (cache->id != state->k1.id) {
+			pp_scrub(state, cache);
+			cache->id = state->k1.id;
+		}
+		pp_write_mmcrs(state->ppc_mmcr, cache);
+	}
+	for (i = 0; i < nractrs; i++)
+		state->pmc[i].start = pp_read_pmc(state->pmc[i].map);
+	if (perfctr_cstatus_has_tsc(cstatus))
+		state->tsc_start = pp_mftb_low();
+}
+
+/* Suspend and resume in one: every counter keeps running. */
+void perfctr_cpu_sample(struct perfctr_cpu_state *state)
+{
+	u32 cstatus = state->cstatus;
+
+	pp_accumulate_ctrs(state, 0, perfctr_cstatus_nrctrs(cstatus));
+	if (perfctr_cstatus_has_tsc(cstatus))
+		perfctr_accumulate(&state->tsc_sum, &state->tsc_start,
+				   pp_mftb_low());
+}
+
+unsigned int perfctr_cpu_identify_overflow(struct perfctr_cpu_state *state)
+{
+	unsigned int i = perfctr_cstatus_nractrs(state->cstatus);
+	unsigned int nrctrs = perfctr_cstatus_nrctrs(state->cstatus);
+	unsigned int mask = 0;
+
+	for (; i < nrctrs; i++) {
+		if (perfctr_ictr_overflowed(state->pmc[i].start)) {
+			mask |= 1U << i;
+			state->pmc[i].start = state->control.ireset[i];
+		}
+	}
+	perfctr_cpu_ireload(state);
+	return mask;
+}
+
+/* Also undoes what FCECE or TRIGGER did: the counters restart as set up. */
+void perfctr_cpu_ireload(struct perfctr_cpu_state *state)
+{
+	state->k1.isuspend_cpu = -1;
+	pp_compute_mmcrs(state, true);
+}
+
+/* Where the user copies exist they are always readable: nothing to switch. */
+void perfctr_cpu_user_read(const struct perfctr_cpu_state *state, bool on)
+{
+}
+
+/* Runs on every CPU: nothing counts, nothing is left, and the cache knows it. */
+static void pp_clear_cpu(void *unused)
+{
+	struct pp_cache *cache = this_cpu_ptr(&pp_caches);
+	unsigned int n;
+
+	if (!pp_family.nrctrs)
+		return;
+	cache->mmcr[0] = PP_MMCR0_FC;
+	pp_write_mmcr(0, PP_MMCR0_FC);
+	for (n = 1; n < pp_family.nrmmcrs; n++) {
+		cache->mmcr[n] = 0;
+		pp_write_mmcr(n, 0);
+	}
+	for (n = 0; n < pp_family.nrctrs; n++)
+		pp_write_pmc(n, 0);
+	if (pp_family.has_bamr)
+		pp_write_bamr(0);
+	cache->id = 0;
+	cache->used = 0;
+	pp_irq_disarm();
+}
+
+/*
+ * CPUs that come online while the hardware is reserved clear their
+ * counters as the others did at reserve time, and going down they leave
+ * none running.
+ */
+static int pp_hp_state;
+
+static int pp_cpu_hotplug(unsigned int cpu)
+{
+	mutex_lock(&reserve_lock);
+	if (reserved_by) {
+		local_irq_disable();
+		pp_clear_cpu(NULL);
+		local_irq_enable();
+	}
+	mutex_unlock(&reserve_lock);
+	return 0;
+}
+
+static int pp_hotplug_init(void)
+{
+	int ret;
+
+	if (pp_hp_state)
+		return 0;
+	ret = cpuhp_setup_state_nocalls(CPUHP_AP_ONLINE_DYN, "perfctr/cpu:online",
+					pp_cpu_hotplug, pp_cpu_hotplug);
+	if (ret < 0)
+		return ret;
+	pp_hp_state = ret;
+	return 0;
+}
+
+/* What a refusal names when the kernel itself holds the counters. */
+const char *const perfctr_kernel_holder = "perf_events";
+
+const char *perfctr_cpu_reserve(const char *service)
+{
+	const char *holder;
+
+	mutex_lock(&reserve_lock);
+	holder = reserved_by;
+	/* The PMI goes to one owner: take it even for a-mode counters. */
+	if (!holder && pp_family.nrctrs && pp_reserve_hw(pp_perf_irq))
+		holder = perfctr_kernel_holder;
+	if (!holder) {
+		pp_on_each_cpu(pp_clear_cpu);
+		reserved_by = service;
+	}
+	mutex_unlock(&reserve_lock);
+	return holder;
+}
+
+void perfctr_cpu_release(const char *service)
+{
+	mutex_lock(&reserve_lock);
+	if (reserved_by == service) {
+		pp_on_each_cpu(pp_clear_cpu);
+		if (pp_family.nrctrs)
+			pp_release_hw();
+		reserved_by = NULL;
+	}
+	mutex_unlock(&reserve_lock);
+}
+
+const char *perfctr_cpu_reserved_by(void)
+{
+	return READ_ONCE(reserved_by);
+}
+
+const char *perfctr_cpu_name(void)
+{
+	return perfctr_info.name;
+}
+
+/* PMC1SEL = 1: processor cycles on every family here; FC clear. */
+#define PP_SELFTEST_MMCR0	(1U << 6)
+
+/*
+ * Emulators keep the registers but never count: count cycles over a
+ * short loop. Returns NULL if the counters count, else why not.
+ */
+static const char *pp_selftest(void)
+{
+	u32 before, after;
+	unsigned int i;
+
+	pp_clear_cpu(NULL);
+	before = pp_read_pmc(0);
+	pp_write_mmcr(0, PP_SELFTEST_MMCR0);
+	for (i = 0; i < 1000; i++)
+		barrier();
+	after = pp_read_pmc(0);
+	pp_clear_cpu(NULL);
+	return after == before ?
+		"counters do not count (emulator or hypervisor?)" : NULL;
+}
+
+/* The name stays the detected CPU's, whatever driver ends up in use. */
+static void pp_use_family(const struct perfctr_ppc_family *f)
+{
+	pp_family = *f;
+	perfctr_info.family_id = f->id;
+	perfctr_info.features = f->features;
+	perfctr_info.nrctrs = f->nrctrs;
+}
+
+/* Open Firmware gives the core and timebase clocks. */
+static void pp_set_clocks(void)
+{
+	struct pp_clocks clk;
+
+	pp_clocks(&clk);
+	perfctr_info.cpu_khz = clk.cpu_hz / 1000;
+	perfctr_info.tsc_to_cpu_mult = clk.tb_hz && clk.cpu_hz >= clk.tb_hz ?
+		DIV_ROUND_CLOSEST(clk.cpu_hz, clk.tb_hz) : 1;
+}
+
+int perfctr_cpu_init(void)
+{
+	const struct perfctr_ppc_family *f;
+	const char *why = NULL;
+
+	memset(&perfctr_info, 0, sizeof(perfctr_info));
+	cpumask_clear(&perfctr_cpus_forbidden_mask);
+	f = pp_detect_family(pp_mfpvr());
+	if (!f)
+		return -ENODEV;
+	pp_use_family(f);
+	perfctr_info.name = f->name;
+	/* Counters perf_events holds exist; leave them alone then. */
+	if (f->nrctrs && !pp_reserve_hw(NULL)) {
+		preempt_disable();
+		why = pp_selftest();
+		preempt_enable();
+		pp_release_hw();
+	}
+	if (why) {
+		pp_use_family(&perfctr_ppc_generic_family);
+		perfctr_info.fallback_reason = why;
+	}
+	pp_set_clocks();
+	return pp_hotplug_init();
+}
+
+void perfctr_cpu_exit(void)
+{
+	perfctr_cpu_set_ihandler(NULL);
+	if (pp_hp_state) {
+		cpuhp_remove_state_nocalls(pp_hp_state);
+		pp_hp_state = 0;
+	}
+}

@@ -1,0 +1,91 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+/*
+ * perfctr ppc32: what the common ppc32 code needs from each CPU family.
+ * One family per file; each fills in one struct perfctr_ppc_family.
+ *
+ * The 604, 750 and 74xx share one layout: MMCR0 holds the global bits
+ * and the event selects of PMC1 and PMC2, MMCR1 those of PMC3 to PMC6,
+ * MMCR2 (74xx) the threshold multiplier. They differ in how many
+ * counters and control registers they have.
+ */
+#ifndef _PERFCTR_PPC_H
+#define _PERFCTR_PPC_H
+
+#include <linux/bits.h>
+
+#include <perfctr/cpu.h>
+
+#include "regs.h"
+
+/* Values of perfctr_info.family_id, stable for user space. */
+enum perfctr_ppc_family_id {
+	PERFCTR_PPC_GENERIC = 0,
+	PERFCTR_PPC_604 = 1,
+	PERFCTR_PPC_750 = 2,
+	PERFCTR_PPC_7400 = 3,
+	PERFCTR_PPC_7450 = 4,
+};
+
+/* MMCR0, in the manuals' big-endian bit numbering: bit 0 is 0x80000000. */
+#define PP_MMCR0_FC	PERFCTR_PPC_MMCR0_FC
+#define PP_MMCR0_PMXE	PERFCTR_PPC_MMCR0_PMXE
+#define PP_MMCR0_FCECE	PERFCTR_PPC_MMCR0_FCECE
+#define PP_MMCR0_PMC1CE	PERFCTR_PPC_MMCR0_PMC1CE
+#define PP_MMCR0_PMCNCE	PERFCTR_PPC_MMCR0_PMCNCE
+#define PP_MMCR0_TRIGGER	PERFCTR_PPC_MMCR0_TRIGGER
+#define PP_MMCR0_PMCSEL	PERFCTR_PPC_MMCR0_PMCSEL
+#define PP_MMCR2_THRESHMULT	PERFCTR_PPC_MMCR2_THRESHMULT
+
+/* Bits with which the hardware itself changes MMCR0 while counting. */
+#define PP_MMCR0_ASYNC	(PP_MMCR0_FCECE | PP_MMCR0_TRIGGER)
+
+/* Where counter n's event select lives: MMCR0 for PMC1-2, else MMCR1. */
+struct pp_sel_field {
+	u8 mmcr;		/* 0 or 1 */
+	u8 shift;
+	u8 width;
+};
+
+extern const struct pp_sel_field pp_sel_fields[PP_MAX_PMCS];
+
+/* Per CPU: what the control registers hold, so unchanged ones are not rewritten. */
+struct pp_cache {
+	u32 id;				/* control loaded, or 0 if unknown */
+	u32 mmcr[3];			/* last value written */
+	u32 used;			/* counters the last control read */
+};
+
+struct perfctr_ppc_family {
+	const char *name;
+	enum perfctr_ppc_family_id id;
+	unsigned int nrctrs;		/* 2, 4 or 6 */
+	unsigned int nrmmcrs;		/* 1, 2 or 3 */
+	unsigned int features;		/* PERFCTR_FEATURE_* */
+	bool has_bamr;			/* 74xx: cleared at reservation */
+};
+
+extern const struct perfctr_ppc_family perfctr_ppc_generic_family;
+extern const struct perfctr_ppc_family perfctr_ppc604_family;
+extern const struct perfctr_ppc_family perfctr_ppc604e_family;
+extern const struct perfctr_ppc_family perfctr_ppc750_family;
+extern const struct perfctr_ppc_family perfctr_ppc7400_family;
+extern const struct perfctr_ppc_family perfctr_ppc7450_family;
+
+/* The driver in use; read-only after perfctr_cpu_init(). */
+extern struct perfctr_ppc_family pp_family;
+
+/*
+ * Detection (detect.c): the driver for this PVR, or NULL if the CPU has
+ * no timebase (601) or is not a 32-bit Book3S CPU we know.
+ */
+const struct perfctr_ppc_family *pp_detect_family(u32 pvr);
+
+/* Overflow interrupts (irq.c). */
+void pp_irq_arm(struct perfctr_cpu_state *state);
+void pp_irq_disarm(void);
+void pp_perf_irq(struct pt_regs *regs);
+
+/* The cache of this CPU; the interrupt handler forgets what it knows. */
+struct pp_cache *pp_this_cache(void);
+
+#endif /* _PERFCTR_PPC_H */

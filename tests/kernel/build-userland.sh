@@ -1,0 +1,81 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-2.0-only
+#
+# Build (or reuse) what a ppc32 guest's user space needs and Debian has
+# no powerpc package of: a static busybox and a static Check library,
+# cross-compiled from Debian's own source packages.
+#
+#   build-userland.sh ppc32
+#
+# Cached in $PERFCTR_CACHE (default ~/.cache/perfctr) under a key of the
+# source versions and this script. Prints the directory on the last line
+# of stdout: bin/busybox, lib/libcheck.a, include/check.h.
+set -euo pipefail
+
+arch=${1:-ppc32}
+[ "$arch" = ppc32 ] || { echo "unsupported arch $arch" >&2; exit 1; }
+cross=powerpc-linux-gnu-
+cache=${PERFCTR_CACHE:-$HOME/.cache/perfctr}
+here=$(cd "$(dirname "$0")" && pwd)
+
+# Debian's source lists, kept apart from the system's own apt state.
+apt_dir=$cache/apt-src
+apt_opts=(-o "Dir::Etc::SourceList=$apt_dir/sources.list"
+	  -o Dir::Etc::SourceParts=/dev/null
+	  -o "Dir::State::Lists=$apt_dir/lists")
+
+fetch_source() {	# fetch_source PKG DIR: orig tarball unpacked into DIR
+	local pkg=$1 dir=$2 tmp
+	tmp=$(mktemp -d)
+	(cd "$tmp" && apt-get "${apt_opts[@]}" source --download-only "$pkg" >&2)
+	mkdir -p "$dir"
+	tar -xf "$tmp"/"${pkg}"_*.orig.tar.* -C "$dir" --strip-components=1
+	rm -rf "$tmp"
+}
+
+if [ ! -d "$apt_dir/lists" ]; then
+	mkdir -p "$apt_dir/lists/partial"
+	echo "deb-src [signed-by=/usr/share/keyrings/debian-archive-keyring.gpg] http://deb.debian.org/debian bookworm main" \
+		>"$apt_dir/sources.list"
+	apt-get "${apt_opts[@]}" update -q >&2
+fi
+
+key=$( (cat "$0"; apt-cache "${apt_opts[@]}" showsrc busybox check |
+	sed -n 's/^Version: //p') | sha256sum | cut -c1-12)
+out=$cache/user/$arch-$key
+if [ -f "$out/.built" ]; then
+	echo "$out"
+	exit 0
+fi
+rm -rf "$out"
+mkdir -p "$out/bin" "$out/src"
+
+echo ">> building static busybox for $arch" >&2
+fetch_source busybox "$out/src/busybox"
+(
+	cd "$out/src/busybox"
+	make -s CROSS_COMPILE=$cross defconfig >&2
+	# Static, and without the applets that need more than libc.
+	sed -i -e 's/^# CONFIG_STATIC is not set/CONFIG_STATIC=y/' \
+	    -e 's/^CONFIG_TC=y/# CONFIG_TC is not set/' \
+	    -e 's/^CONFIG_FEATURE_TC_INGRESS=y/# CONFIG_FEATURE_TC_INGRESS is not set/' \
+	    .config
+	make -s CROSS_COMPILE=$cross oldconfig </dev/null >&2
+	make -s -j"$(nproc)" CROSS_COMPILE=$cross busybox >&2
+)
+cp "$out/src/busybox/busybox" "$out/bin/busybox"
+
+echo ">> building static Check for $arch" >&2
+fetch_source check "$out/src/check"
+(
+	cd "$out/src/check"
+	./configure -q --host=powerpc-linux-gnu --prefix="$out" \
+		--disable-shared --enable-static --enable-subunit=no \
+		--disable-build-docs >&2
+	make -s -j"$(nproc)" -C lib >&2
+	make -s -j"$(nproc)" -C src >&2
+	make -s -C src install >&2
+)
+rm -rf "$out/src"
+touch "$out/.built"
+echo "$out"

@@ -1,0 +1,93 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+/*
+ * Helpers for the ppc32 KUnit suites: bring up a simulated CPU, pin the
+ * test to one CPU (the simulation is per CPU, and so are the driver's
+ * caches), and call the driver the way the high-level driver does, with
+ * preemption disabled.
+ */
+#ifndef _PERFCTR_PPC_TEST_H
+#define _PERFCTR_PPC_TEST_H
+
+#include <kunit/test.h>
+#include <linux/cpumask.h>
+#include <linux/preempt.h>
+#include <linux/sched.h>
+#include <linux/slab.h>
+
+#include <perfctr/cpu.h>
+#include "../sim/ppc_sim.h"
+
+#define SIM_SERVICE "kunit"
+
+/* Bits of control.ppc.mmcr0 the tests use. */
+#define PMXE	PERFCTR_PPC_MMCR0_PMXE
+#define FCECE	PERFCTR_PPC_MMCR0_FCECE
+#define PMC1CE	PERFCTR_PPC_MMCR0_PMC1CE
+#define PMCNCE	PERFCTR_PPC_MMCR0_PMCNCE
+#define TRIGGER	PERFCTR_PPC_MMCR0_TRIGGER
+#define FC	PERFCTR_PPC_MMCR0_FC
+
+static inline void sim_pin(void)
+{
+	set_cpus_allowed_ptr(current, cpumask_of(raw_smp_processor_id()));
+}
+
+static inline void sim_unpin(void)
+{
+	set_cpus_allowed_ptr(current, cpu_possible_mask);
+}
+
+/* Power on @m, load the driver and reserve the counters. */
+static inline int sim_start(const struct perfctr_ppc_sim_model *m)
+{
+	int err;
+
+	sim_pin();
+	perfctr_ppc_sim_reset(m);
+	/* Let the self-test see time pass; tests tick explicitly after. */
+	perfctr_ppc_sim.autotick = 1;
+	err = perfctr_cpu_init();
+	perfctr_ppc_sim.autotick = 0;
+	if (err)
+		return err;
+	return perfctr_cpu_reserve(SIM_SERVICE) ? -EBUSY : 0;
+}
+
+static inline void sim_stop(struct kunit *test)
+{
+	perfctr_cpu_release(SIM_SERVICE);
+	perfctr_cpu_exit();
+	sim_unpin();
+}
+
+static inline struct perfctr_cpu_state *sim_state(struct kunit *test)
+{
+	struct perfctr_cpu_state *state;
+
+	state = kunit_kzalloc(test, sizeof(*state), GFP_KERNEL);
+	KUNIT_ASSERT_NOT_NULL(test, state);
+	return state;
+}
+
+static inline void sim_resume(struct perfctr_cpu_state *state)
+{
+	preempt_disable();
+	perfctr_cpu_resume(state);
+	preempt_enable();
+}
+
+static inline void sim_suspend(struct perfctr_cpu_state *state)
+{
+	preempt_disable();
+	perfctr_cpu_suspend(state);
+	preempt_enable();
+}
+
+static inline void sim_sample(struct perfctr_cpu_state *state)
+{
+	preempt_disable();
+	perfctr_cpu_sample(state);
+	preempt_enable();
+}
+
+#endif /* _PERFCTR_PPC_TEST_H */

@@ -1,0 +1,64 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+/*
+ * libperfctr: the ppc32 instructions of the fast read path, and (test
+ * builds with PERFCTR_SIM only) how the simulated PMU finds this CPU.
+ *
+ * The timebase's low word (TBL) stands in for the TSC. The 750 and 74xx
+ * let user mode read every counter through its user copy, UPMCn: pmc_map
+ * holds the counter number, 0 for PMC1.
+ */
+#ifndef _LIBPERFCTR_ARCH_PPC_H
+#define _LIBPERFCTR_ARCH_PPC_H
+
+#include <linux/types.h>
+
+/* The compiler keeps volatile asm in order with barrier(). */
+static inline __u32 arch_rdtsc_low(void)
+{
+	__u32 tbl;
+
+	__asm__ __volatile__("mftb %0" : "=r" (tbl));
+	return tbl;
+}
+
+#define ARCH_UPMC(spr) ({						\
+	__u32 val;							\
+	__asm__ __volatile__("mfspr %0, " #spr : "=r" (val));		\
+	val; })
+
+/* UPMC1-4 are SPRs 937, 938, 941, 942; UPMC5-6 (745x) 929, 930. */
+static inline __u32 arch_rdpmc_low(__u32 map)
+{
+	switch (map) {
+	case 0:
+		return ARCH_UPMC(937);
+	case 1:
+		return ARCH_UPMC(938);
+	case 2:
+		return ARCH_UPMC(941);
+	case 3:
+		return ARCH_UPMC(942);
+	case 4:
+		return ARCH_UPMC(929);
+	default:
+		return ARCH_UPMC(930);
+	}
+}
+
+#ifdef PERFCTR_SIM
+#include <sched.h>
+
+/* No user-mode instruction gives the CPU number: ask the kernel. */
+static inline int simpmu_fast_cpu(void)
+{
+	return 0;
+}
+
+static inline unsigned int simpmu_cpu(int fast_cpu)
+{
+	(void)fast_cpu;
+	return sched_getcpu();	/* -1 is out of range */
+}
+#endif /* PERFCTR_SIM */
+
+#endif /* _LIBPERFCTR_ARCH_PPC_H */
