@@ -54,16 +54,23 @@ log_clean() {	# log_clean NAME LOG
 	fi
 }
 
-suite_results() {	# suite_results LOG -> records KUnit, Check, RESULT lines
-	local log=$1 suites nchk
+# suite_results LOG ARCH USERDIR [PREFIX] -> records KUnit, Check and
+# RESULT lines, named PREFIX-kunit:..., PREFIX-check:..., PREFIX-vm:...
+# (kunit:, check:, vm: without PREFIX). The KUnit suites expected are
+# the arch-neutral ones and ARCH's (x86, ppc).
+suite_results() {
+	local log=$1 arch=$2 user=$3 pfx=${4:+$4-} suites nchk
 	suites=$(sed -n 's/^\t*\.name = "\(perfctr_[a-z0-9_]*\)".*/\1/p' \
-		"$ROOT"/tests/kunit/*_test.c | tr '\n' ' ')
-	nchk=$(ls "$BUILD/user"/check_* | wc -l)
+		"$ROOT"/tests/kunit/cstatus_test.c \
+		"$ROOT"/tests/kunit/"$arch"_*_test.c | tr '\n' ' ')
+	nchk=$(ls "$user"/check_* | wc -l)
 	sed -n '/^== kunit begin/,/^== kunit end/p' "$log" |
-		awk -v suites="$suites" -f "$ROOT/tests/lib/ktap.awk" >>"$results"
+		awk -v suites="$suites" -f "$ROOT/tests/lib/ktap.awk" |
+		sed "s/ kunit:/ ${pfx}kunit:/" >>"$results"
 	sed -n '/^== check begin/,/^== check end/p' "$log" |
-		awk -v expect="$nchk" -f "$ROOT/tests/lib/check.awk" >>"$results"
-	sed -n 's/^RESULT \(PASS\|FAIL\) \(.*\)/\1 vm:\2/p' "$log" >>"$results"
+		awk -v expect="$nchk" -f "$ROOT/tests/lib/check.awk" |
+		sed "s/ check:/ ${pfx}check:/" >>"$results"
+	sed -n "s/^RESULT \(PASS\|FAIL\) \(.*\)/\1 ${pfx}vm:\2/p" "$log" >>"$results"
 }
 
 section "dependencies"
@@ -101,8 +108,43 @@ if "$ROOT/tests/vm/run-vm.sh" --timeout 600 "$kb/kernel-image" \
 else
 	record FAIL vm:plan-completed "see $BUILD/vm-check.log"
 fi
-suite_results "$BUILD/vm-check.log"
+suite_results "$BUILD/vm-check.log" x86 "$BUILD/user"
 log_clean vm:guest-log-clean "$BUILD/vm-check.log"
+
+section "ppc32: KUnit and Check suites (qemu-system-ppc mac99, 7450, TCG)"
+# ppc_build: the ppc32 kernel, busybox and Check, the test modules and the
+# static test programs; sets ppc_kb and ppc_ul.
+ppc_build() {
+	bash "$ROOT/tests/deps.sh" ppc || return 1
+	ppc_kb=$(build_kernel ppc32) || return 1
+	ppc_ul=$(build_userland ppc32) || return 1
+	build_module "$ppc_kb" "$BUILD/ppc32" "$BUILD/ppc32.build.log" \
+		"${PPC_MAKE[@]}" PERFCTR_TESTS=1 || return 1
+	build_user "$BUILD/user-ppc32" CC=powerpc-linux-gnu-gcc \
+		CHECK_PREFIX="$ppc_ul"
+}
+ppc_kb= ppc_ul=
+if ppc_build; then
+	record PASS ppc32-build
+	mkdir -p "$BUILD/mods-ppc32"
+	rm -f "$BUILD/mods-ppc32"/*.ko
+	cp "$BUILD/ppc32"/perfctr.ko "$BUILD/ppc32"/perfctr_test.ko \
+		"$BUILD/ppc32"/perfctr_simpmu.ko "$BUILD/mods-ppc32/"
+	make_initramfs "$BUILD/initramfs-ppc32.cpio.gz" "$ppc_kb" \
+		"$BUILD/mods-ppc32" "$BUILD/user-ppc32" "$ppc_ul/bin/busybox"
+	if "$ROOT/tests/vm/run-vm.sh" --ppc mac99 --cpu 7450 --timeout 600 \
+		"$ppc_kb/kernel-image" "$BUILD/initramfs-ppc32.cpio.gz" check \
+		"$BUILD/vm-ppc32.log"; then
+		record PASS ppc32-vm:plan-completed
+	else
+		record FAIL ppc32-vm:plan-completed "see $BUILD/vm-ppc32.log"
+	fi
+	suite_results "$BUILD/vm-ppc32.log" ppc "$BUILD/user-ppc32" ppc32
+	log_clean ppc32-vm:guest-log-clean "$BUILD/vm-ppc32.log"
+else
+	record FAIL ppc32-build "see $BUILD/ppc32.build.log, $BUILD/user-ppc32/build.log"
+	ppc_kb=
+fi
 
 section "stock kernel: Debian linux-image-amd64"
 if read -r hdrs vmlinuz < <(bash "$ROOT/tests/stock-kernel.sh"); then
@@ -141,14 +183,27 @@ fi
 section "CPU matrix: detection and fallback on QEMU's CPU models"
 # matrix_kernel ARCH: build the module for ARCH's test kernel and its
 # matrix initramfs once; prints the kernel build dir.
+# ppc32 guests run tests/vm/plans/matrix under busybox.
 matrix_kernel() {
-	local arch=$1 kb bits=64
+	local arch=$1 kb bits=64 init extra=()
 	[ "$arch" = i386 ] && bits=32
-	kb=$(build_kernel "$arch") || return 1
-	build_module "$kb" "$BUILD/matrix-$arch" "$BUILD/matrix-$arch.build.log" || return 1
-	"$ROOT/tests/vm/build-initramfs.sh" --init "$BUILD/user/matrix-init-$bits" \
+	if [ "$arch" = ppc32 ]; then
+		[ -n "$ppc_kb" ] || return 1
+		kb=$ppc_kb
+		build_module "$kb" "$BUILD/matrix-$arch" \
+			"$BUILD/matrix-$arch.build.log" "${PPC_MAKE[@]}" || return 1
+		init=(--busybox "$ppc_ul/bin/busybox")
+		extra=("/bin/vm-exit=$BUILD/user-ppc32/vm-exit")
+	else
+		kb=$(build_kernel "$arch") || return 1
+		build_module "$kb" "$BUILD/matrix-$arch" \
+			"$BUILD/matrix-$arch.build.log" || return 1
+		init=(--init "$BUILD/user/matrix-init-$bits")
+	fi
+	"$ROOT/tests/vm/build-initramfs.sh" "${init[@]}" \
 		"$BUILD/matrix-$arch.cpio.gz" "$kb/usr/gen_init_cpio" \
-		"/lib/modules/perfctr.ko=$BUILD/matrix-$arch/perfctr.ko" || return 1
+		"/lib/modules/perfctr.ko=$BUILD/matrix-$arch/perfctr.ko" \
+		"${extra[@]}" || return 1
 	echo "$kb"
 }
 
@@ -157,6 +212,9 @@ while IFS='|' read -r arch cpu want_type want_fallback; do
 	arch=$(echo $arch) cpu=$(echo $cpu)
 	want_type=$(echo $want_type) want_fallback=$(echo $want_fallback)
 	case $arch in ''|'#'*) continue ;; esac
+	# ppc32:MACHINE names the QEMU machine too.
+	vm=()
+	case $arch in ppc32:*) vm=(--ppc "${arch#ppc32:}"); arch=ppc32 ;; esac
 	if [ -z "${matrix_kb[$arch]:-}" ]; then
 		if ! matrix_kb[$arch]=$(matrix_kernel "$arch"); then
 			record FAIL "matrix:$arch:build"
@@ -165,7 +223,7 @@ while IFS='|' read -r arch cpu want_type want_fallback; do
 	fi
 	[ "${matrix_kb[$arch]}" = failed ] && { record FAIL "matrix:$cpu:not-run"; continue; }
 	log=$BUILD/vm-matrix-$cpu.log
-	"$ROOT/tests/vm/run-vm.sh" --cpu "$cpu" --timeout 180 \
+	"$ROOT/tests/vm/run-vm.sh" "${vm[@]}" --cpu "$cpu" --timeout 180 \
 		"${matrix_kb[$arch]}/kernel-image" "$BUILD/matrix-$arch.cpio.gz" \
 		matrix "$log" || record FAIL "matrix:$cpu:plan-completed" "see $log"
 	sed -n "s/^RESULT \(PASS\|FAIL\) matrix-\(.*\)/\1 matrix:$cpu:\2/p" "$log" >>"$results"
@@ -184,13 +242,13 @@ while IFS='|' read -r arch cpu want_type want_fallback; do
 done <"$ROOT/tests/vm/matrix.txt"
 
 section "lint: checkpatch --strict, sparse C=2, W=1"
-bash "$ROOT/tests/lint.sh" "$kb" "$BUILD/lint" >"$BUILD/lint.log" 2>&1
+bash "$ROOT/tests/lint.sh" "$kb" "$BUILD/lint" "$ppc_kb" >"$BUILD/lint.log" 2>&1
 sed -n 's/^RESULT \(PASS\|FAIL\) \(.*\)/\1 \2/p' "$BUILD/lint.log" >>"$results"
 grep -vE '^RESULT ' "$BUILD/lint.log" | head -n 40
 
 section "results"
 awk '/^(PASS|FAIL|SKIP) / {
-	split($2, p, ":"); g = (p[1] == "kunit" || p[1] == "check") ? p[1] ":" p[2] : p[1]
+	split($2, p, ":"); g = (p[1] ~ /(^|-)(kunit|check)$/) ? p[1] ":" p[2] : p[1]
 	n[g, $1]++; seen[g] = 1
 } END {
 	for (g in seen)

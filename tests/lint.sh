@@ -1,12 +1,13 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: GPL-2.0-only
 #
-# lint.sh KBUILD OUTDIR: checkpatch.pl --strict on every C file and
-# header, then the module (with its KUnit tests) built with sparse (C=2)
-# and with W=1. Any finding fails. Prints RESULT lines.
+# lint.sh KBUILD OUTDIR [PPC32-KBUILD]: checkpatch.pl --strict on every
+# C file and header, then the module (with its KUnit tests and simulated
+# PMU) built with sparse (C=2) and with W=1, for x86_64 and, given its
+# kernel, for ppc32. Any finding fails. Prints RESULT lines.
 set -uo pipefail
 . "$(dirname "$0")/lib/common.sh"
-kb=$1 out=$2
+kb=$1 out=$2 ppc_kb=${3:-}
 mkdir -p "$out"
 
 result() {	# result NAME FINDINGS-FILE
@@ -33,13 +34,23 @@ perl "$kb/source/scripts/checkpatch.pl" --strict --no-tree --terse \
 result checkpatch "$out/checkpatch.txt"
 
 # Findings are the compiler's or sparse's diagnostics on our files.
-build_module "$kb" "$out/sparse" "$out/sparse.log" C=2 PERFCTR_TESTS=1
-grep -E '^[^ ]+:[0-9]+:[0-9]+: (warning|error):' "$out/sparse.log" \
-	>"$out/sparse.txt"
-grep -q 'CHECK ' "$out/sparse.log" || echo "sparse did not run" >>"$out/sparse.txt"
-result sparse "$out/sparse.txt"
+compile_lint() {	# compile_lint KBUILD SUFFIX [make args...]
+	local k=$1 sfx=$2 dir
+	shift 2
+	dir=$out/build$sfx
+	build_module "$k" "$dir-sparse" "$dir-sparse.log" C=2 PERFCTR_TESTS=1 "$@"
+	grep -E '^[^ ]+:[0-9]+:[0-9]+: (warning|error):' "$dir-sparse.log" \
+		>"$dir-sparse.txt"
+	grep -q 'CHECK ' "$dir-sparse.log" ||
+		echo "sparse did not run" >>"$dir-sparse.txt"
+	result "sparse$sfx" "$dir-sparse.txt"
 
-build_module "$kb" "$out/w1" "$out/w1.log" W=1 PERFCTR_TESTS=1
-grep -E '(warning|error):' "$out/w1.log" >"$out/w1.txt"
-grep -q 'perfctr.ko' "$out/w1.log" || ls "$out/w1/perfctr.ko" >/dev/null 2>>"$out/w1.txt"
-result W=1 "$out/w1.txt"
+	build_module "$k" "$dir-w1" "$dir-w1.log" W=1 PERFCTR_TESTS=1 "$@"
+	grep -E '(warning|error):' "$dir-w1.log" >"$dir-w1.txt"
+	ls "$dir-w1/perfctr.ko" >/dev/null 2>>"$dir-w1.txt"
+	result "W=1$sfx" "$dir-w1.txt"
+}
+
+compile_lint "$kb" ""
+[ -n "$ppc_kb" ] && compile_lint "$ppc_kb" -ppc32 "${PPC_MAKE[@]}"
+exit 0

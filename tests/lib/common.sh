@@ -23,23 +23,33 @@ build_module() {	# build_module KDIR DIR LOG [make args...]
 	make -C "$kdir" M="$dir" -j"$(nproc)" "$@" modules >"$log" 2>&1
 }
 
-build_user() {		# build_user OUTDIR
-	mkdir -p "$1"
-	make -s -C "$ROOT/tests/user" O="$1" >"$1/build.log" 2>&1
+build_user() {		# build_user OUTDIR [make args...]
+	local out=$1
+	shift
+	mkdir -p "$out"
+	make -s -C "$ROOT/tests/user" O="$out" "$@" >"$out/build.log" 2>&1
+}
+
+# The ppc32 guest: its kernel build and user-space tools.
+PPC_MAKE=(ARCH=powerpc CROSS_COMPILE=powerpc-linux-gnu-)
+
+build_userland() {	# build_userland ARCH -> prints the dir (busybox, Check)
+	"$ROOT/tests/kernel/build-userland.sh" "$1" | tail -n 1
 }
 
 build_kernel() {	# build_kernel ARCH -> prints the build dir
 	"$ROOT/tests/kernel/build-kernel.sh" "$1" | tail -n 1
 }
 
-# make_initramfs OUT KBUILD MODDIR USERDIR
+# make_initramfs OUT KBUILD MODDIR USERDIR [BUSYBOX]
 make_initramfs() {
-	local out=$1 kb=$2 mods=$3 user=$4 extra=() f
+	local out=$1 kb=$2 mods=$3 user=$4 bb=${5:-/bin/busybox} extra=() f
 	for f in "$mods"/*.ko; do extra+=("/lib/modules/$(basename "$f")=$f"); done
 	for f in "$user"/check_*; do extra+=("/tests/$(basename "$f")=$f"); done
 	[ -f "$user/simpmu_check" ] && extra+=("/tests/simpmu_check=$user/simpmu_check")
 	[ -f "$user/bench" ] && extra+=("/tests/bench=$user/bench")
 	[ -f "$user/vself" ] && extra+=("/bin/vself=$user/vself")
 	extra+=("/bin/vm-exit=$user/vm-exit" "/bin/gperfctr=$user/gperfctr")
-	"$ROOT/tests/vm/build-initramfs.sh" "$out" "$kb/usr/gen_init_cpio" "${extra[@]}"
+	"$ROOT/tests/vm/build-initramfs.sh" --busybox "$bb" "$out" \
+		"$kb/usr/gen_init_cpio" "${extra[@]}"
 }

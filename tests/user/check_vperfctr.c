@@ -57,7 +57,7 @@ struct sim_model {
 	void (*refused)(struct perfctr_cpu_control *c);	/* a rule broken */
 };
 
-#if defined(__i386__) || defined(__x86_64__)
+#ifndef __powerpc__
 #define EN_CPL		0x00430000U	/* EN | OS | USR */
 #define EVNTSEL_INT	0x00100000U
 
@@ -143,7 +143,7 @@ static const struct sim_model models[] = {
 	{ "arch-v2", arch_amode, arch_imode, arch_refused },
 	{ "p4-model3-ht", p4_amode, p4_imode, p4_refused },
 };
-#elif defined(__powerpc__)
+#else
 /* PMC1 counting cycles (event 1), PMC3 instructions (event 2). */
 static void ppc_amode(struct perfctr_cpu_control *c)
 {

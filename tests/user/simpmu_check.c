@@ -28,7 +28,7 @@ struct model {
 	void (*imode)(struct perfctr_cpu_control *c);	/* valid, counter 1 i-mode */
 };
 
-#if defined(__i386__) || defined(__x86_64__)
+#ifndef __powerpc__
 #define EN_CPL	0x00430000U	/* EN | OS | USR */
 
 static void k7_good(struct perfctr_cpu_control *c)
@@ -114,7 +114,7 @@ static const struct model models[] = {
 	  arch_imode },
 	{ "p4-model3-ht", "Intel P4", "1", 18, p4_good, p4_bad, p4_imode },
 };
-#elif defined(__powerpc__)
+#else
 /* PMC1 counting cycles (event 1), PMC3 instructions (event 2). */
 static void ppc_good(struct perfctr_cpu_control *c)
 {

@@ -495,7 +495,7 @@ const char *perfctr_cpu_name(void)
 }
 
 /* PMC1SEL = 1: processor cycles on every family here; FC clear. */
-#define PP_SELFTEST_MMCR0	(1U << 6)
+#define PP_SELFTEST_MMCR0	BIT(6)
 
 /*
  * Emulators keep the registers but never count: count cycles over a

@@ -2,14 +2,14 @@
 /*
  * Ends the test VM. On x86 with an exit code, through QEMU's
  * isa-debug-exit device (iobase 0xf4): QEMU exits with (code << 1) | 1.
- * Elsewhere (ppc32 PowerMacs) by powering off; the code is in the log.
+ * On ppc32 PowerMacs by powering off; the code is in the log.
  */
 #include <stdio.h>
 #include <stdlib.h>
 #include <sys/reboot.h>
 #include <termios.h>
 #include <unistd.h>
-#if defined(__x86_64__) || defined(__i386__)
+#ifndef __powerpc__
 #include <sys/io.h>
 #endif
 
@@ -20,17 +20,17 @@ int main(int argc, char **argv)
 	/* Let the serial port drain: the exit device stops the VM at once. */
 	tcdrain(STDOUT_FILENO);
 	usleep(200000);
-#if defined(__x86_64__) || defined(__i386__)
+#ifdef __powerpc__
+	(void)code;
+	sync();
+	reboot(RB_POWER_OFF);
+	perror("vm-exit: reboot");
+#else
 	if (ioperm(0xf4, 1, 1)) {
 		perror("vm-exit: ioperm");
 		return 1;
 	}
 	outb((unsigned char)code, 0xf4);
-#else
-	(void)code;
-	sync();
-	reboot(RB_POWER_OFF);
-	perror("vm-exit: reboot");
 #endif
 	return 0;
 }

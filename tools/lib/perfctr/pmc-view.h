@@ -133,5 +133,4 @@ static inline __u32 pmc_low(const struct pmc_view *v, __u32 map)
 }
 #endif /* PERFCTR_SIM */
 
-
 #endif /* _LIBPERFCTR_PMC_VIEW_H */
