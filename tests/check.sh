@@ -185,25 +185,25 @@ section "CPU matrix: detection and fallback on QEMU's CPU models"
 # matrix initramfs once; prints the kernel build dir.
 # ppc32 guests run tests/vm/plans/matrix under busybox.
 matrix_kernel() {
-	local arch=$1 kb bits=64 init extra=()
+	local arch=$1 kb bits=64 init mod extra=()
 	[ "$arch" = i386 ] && bits=32
 	if [ "$arch" = ppc32 ]; then
+		# The test build of the ppc32 VM: the KUnit suites run too.
 		[ -n "$ppc_kb" ] || return 1
 		kb=$ppc_kb
-		build_module "$kb" "$BUILD/matrix-$arch" \
-			"$BUILD/matrix-$arch.build.log" "${PPC_MAKE[@]}" || return 1
+		mod=$BUILD/ppc32
 		init=(--busybox "$ppc_ul/bin/busybox")
-		extra=("/bin/vm-exit=$BUILD/user-ppc32/vm-exit")
+		extra=("/bin/vm-exit=$BUILD/user-ppc32/vm-exit"
+		       "/lib/modules/perfctr_test.ko=$BUILD/ppc32/perfctr_test.ko")
 	else
 		kb=$(build_kernel "$arch") || return 1
-		build_module "$kb" "$BUILD/matrix-$arch" \
-			"$BUILD/matrix-$arch.build.log" || return 1
+		mod=$BUILD/matrix-$arch
+		build_module "$kb" "$mod" "$BUILD/matrix-$arch.build.log" || return 1
 		init=(--init "$BUILD/user/matrix-init-$bits")
 	fi
 	"$ROOT/tests/vm/build-initramfs.sh" "${init[@]}" \
 		"$BUILD/matrix-$arch.cpio.gz" "$kb/usr/gen_init_cpio" \
-		"/lib/modules/perfctr.ko=$BUILD/matrix-$arch/perfctr.ko" \
-		"${extra[@]}" || return 1
+		"/lib/modules/perfctr.ko=$mod/perfctr.ko" "${extra[@]}" || return 1
 	echo "$kb"
 }
 
