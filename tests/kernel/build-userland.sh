@@ -56,7 +56,7 @@ fetch_source busybox "$out/src/busybox"
 	cd "$out/src/busybox"
 	make -s CROSS_COMPILE=$cross allnoconfig >&2
 	# Static, with the shell and the applets the guest init and plans use.
-	for opt in STATIC FEATURE_INSTALLER SH_IS_ASH ASH ASH_OPTIMIZE_FOR_SIZE \
+	for opt in STATIC BUSYBOX FEATURE_INSTALLER SH_IS_ASH ASH ASH_OPTIMIZE_FOR_SIZE \
 		ASH_BASH_COMPAT ASH_ECHO ASH_PRINTF ASH_TEST ASH_GETOPTS \
 		ASH_CMDCMD FEATURE_SH_MATH MOUNT UMOUNT INSMOD RMMOD CAT ECHO \
 		SLEEP FEATURE_FANCY_SLEEP AWK SED GREP EGREP UNAME DMESG LS \
