@@ -40,6 +40,15 @@ finish() {
 
 section() { echo; echo "=== $*"; }
 
+# PERFCTR_CHECK_ONLY="x86 ppc32 stock matrix lint" (any of them) runs only
+# those parts, for work on one of them; make check runs them all.
+want() {
+	case " ${PERFCTR_CHECK_ONLY:-x86 ppc32 stock matrix lint} " in
+	*" $1 "*) return 0 ;;
+	esac
+	return 1
+}
+
 # Guest complaints that fail a run even when every suite said ok.
 KERNEL_COMPLAINTS='BUG: |WARNING: |UBSAN: |unreferenced object|Call Trace:|general protection fault|Oops|Kernel panic|cut here|list_add corruption|list_del corruption|possible recursive locking|inconsistent lock state|circular locking'
 
@@ -96,6 +105,7 @@ else
 	finish
 fi
 
+want x86 && {
 section "test VM: KUnit and Check suites (x86_64, TCG, -smp 2)"
 mkdir -p "$BUILD/mods"
 rm -f "$BUILD/mods"/*.ko
@@ -110,6 +120,7 @@ else
 fi
 suite_results "$BUILD/vm-check.log" x86 "$BUILD/user"
 log_clean vm:guest-log-clean "$BUILD/vm-check.log"
+}
 
 section "ppc32: KUnit and Check suites (qemu-system-ppc mac99, 7450, TCG)"
 # ppc_build: the ppc32 kernel, busybox and Check, the test modules and the
@@ -124,8 +135,11 @@ ppc_build() {
 		CHECK_PREFIX="$ppc_ul"
 }
 ppc_kb= ppc_ul=
-if ppc_build; then
+if ! want ppc32 && ! want matrix; then
+	:
+elif ppc_build; then
 	record PASS ppc32-build
+	want ppc32 && {
 	mkdir -p "$BUILD/mods-ppc32"
 	rm -f "$BUILD/mods-ppc32"/*.ko
 	cp "$BUILD/ppc32"/perfctr.ko "$BUILD/ppc32"/perfctr_test.ko \
@@ -141,11 +155,13 @@ if ppc_build; then
 	fi
 	suite_results "$BUILD/vm-ppc32.log" ppc "$BUILD/user-ppc32" ppc32
 	log_clean ppc32-vm:guest-log-clean "$BUILD/vm-ppc32.log"
+	}
 else
 	record FAIL ppc32-build "see $BUILD/ppc32.build.log, $BUILD/user-ppc32/build.log"
 	ppc_kb=
 fi
 
+want stock && {
 section "stock kernel: Debian linux-image-amd64"
 if read -r hdrs vmlinuz < <(bash "$ROOT/tests/stock-kernel.sh"); then
 	if build_module "$hdrs" "$BUILD/stock" "$BUILD/stock.build.log"; then
@@ -179,6 +195,7 @@ if read -r hdrs vmlinuz < <(bash "$ROOT/tests/stock-kernel.sh"); then
 else
 	record FAIL stock-kernel-fetch
 fi
+}
 
 section "CPU matrix: detection and fallback on QEMU's CPU models"
 # matrix_kernel ARCH: build the module for ARCH's test kernel and its
@@ -208,6 +225,7 @@ matrix_kernel() {
 }
 
 declare -A matrix_kb
+want matrix &&
 while IFS='|' read -r arch cpu want_type want_fallback; do
 	arch=$(echo $arch) cpu=$(echo $cpu)
 	want_type=$(echo $want_type) want_fallback=$(echo $want_fallback)
@@ -241,10 +259,12 @@ while IFS='|' read -r arch cpu want_type want_fallback; do
 	log_clean "matrix:$cpu:guest-log-clean" "$log"
 done <"$ROOT/tests/vm/matrix.txt"
 
+want lint && {
 section "lint: checkpatch --strict, sparse C=2, W=1"
 bash "$ROOT/tests/lint.sh" "$kb" "$BUILD/lint" "$ppc_kb" >"$BUILD/lint.log" 2>&1
 sed -n 's/^RESULT \(PASS\|FAIL\) \(.*\)/\1 \2/p' "$BUILD/lint.log" >>"$results"
 grep -vE '^RESULT ' "$BUILD/lint.log" | head -n 40
+}
 
 section "results"
 awk '/^(PASS|FAIL|SKIP) / {
