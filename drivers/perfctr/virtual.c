@@ -19,6 +19,7 @@
  */
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
+#include <linux/cpuhotplug.h>
 #include <linux/cred.h>
 #include <linux/errno.h>
 #include <linux/fs.h>
@@ -433,22 +434,63 @@ static void vp_ihandler(unsigned long pc)
 		vp_signal(current, signo, mask);
 }
 
-/* A CLOEXEC set is gone from the moment of exec, not of the next switch. */
-static bool vp_exec_gone(const struct vperfctr *v, struct task_struct *task)
+static bool vp_dumpable(struct task_struct *task)
 {
-	return (v->uctl.flags & VPERFCTR_CONTROL_CLOEXEC) &&
-	       READ_ONCE(task->self_exec_id) != v->exec_id;
+	bool ok;
+
+	task_lock(task);
+	ok = task->mm && get_dumpable(task->mm) == SUID_DUMP_USER;
+	task_unlock(task);
+	return ok;
 }
 
+/*
+ * A set that vp_after_exec() will remove is gone from the moment of the
+ * exec, not of the owner's next switch: with CLOEXEC, or in a program
+ * that is not dumpable.
+ */
+static bool vp_exec_gone(const struct vperfctr *v, struct task_struct *task)
+{
+	if (READ_ONCE(task->self_exec_id) == READ_ONCE(v->exec_id))
+		return false;
+	return (v->uctl.flags & VPERFCTR_CONTROL_CLOEXEC) || !vp_dumpable(task);
+}
+
+/* Under RCU or vp_mutex. */
 static struct vperfctr *vp_find(struct task_struct *task)
 {
 	struct vperfctr *v;
 
-	hash_for_each_possible_rcu(vp_hash, v, node, (unsigned long)task)
+	hash_for_each_possible_rcu(vp_hash, v, node, (unsigned long)task,
+				   lockdep_is_held(&vp_mutex))
 		if (v->owner == task && !READ_ONCE(v->unlinked) &&
 		    !vp_exec_gone(v, task))
 			return v;
 	return NULL;
+}
+
+/*
+ * vp_mutex held, in @current: a set vp_find() no longer sees but that is
+ * still linked (its owner exec'd and has not been switched in since) may
+ * still be resumed here. Detach it before another set can resume.
+ */
+static void vp_drop_stale(void)
+{
+	struct vperfctr *v;
+	unsigned long flags;
+	bool now;
+
+	hash_for_each_possible(vp_hash, v, node, (unsigned long)current) {
+		if (v->owner != current)
+			continue;
+		raw_spin_lock_irqsave(&v->lock, flags);
+		/* Unlinked ones have their detach or link work queued. */
+		now = v->linked && !v->unlinked;
+		WRITE_ONCE(v->unlinked, true);
+		raw_spin_unlock_irqrestore(&v->lock, flags);
+		if (now)
+			vp_detach(v);
+	}
 }
 
 static void vp_free(struct vperfctr *v)
@@ -518,6 +560,8 @@ static struct vperfctr *vp_create(struct task_struct *task)
 			return ERR_PTR(-ESRCH);	/* it is exiting */
 		}
 	}
+	if (task == current)
+		vp_drop_stale();
 	hash_add_rcu(vp_hash, &v->node, (unsigned long)task);
 	if (task == current)
 		vp_link(v);
@@ -570,16 +614,26 @@ static int vp_may_change(struct task_struct *task)
 	return ours ? 0 : -EPERM;
 }
 
+/*
+ * The thread a request on @file is for. Permission is checked again on
+ * every request, not only at open: the target may have run a setuid
+ * program since, or changed its ids.
+ */
 static struct task_struct *vp_file_task(struct file *file)
 {
 	struct task_struct *task;
+	int err = 0;
 
 	task = get_pid_task(file_inode(file)->i_private, PIDTYPE_PID);
 	if (!task)
 		return ERR_PTR(-ESRCH);
-	if (task->flags & PF_EXITING) {
+	if (task->flags & PF_EXITING)
+		err = -ESRCH;
+	else if (task != current && !vp_may_access(task))
+		err = -EACCES;
+	if (err) {
 		put_task_struct(task);
-		return ERR_PTR(-ESRCH);
+		return ERR_PTR(err);
 	}
 	return task;
 }
@@ -864,8 +918,12 @@ static void vp_unlink(struct vperfctr *v)
 		return;
 	}
 	raw_spin_lock_irqsave(&v->lock, flags);
+	/*
+	 * Since vp_find() the owner may have unlinked it itself (an exec):
+	 * its detach work is queued then, and twork must not be queued twice.
+	 */
+	twork = v->linked && !v->unlinked;	/* else link work detaches */
 	WRITE_ONCE(v->unlinked, true);
-	twork = v->linked;	/* else the pending link work detaches */
 	raw_spin_unlock_irqrestore(&v->lock, flags);
 	if (!twork)
 		return;
@@ -952,11 +1010,27 @@ static ssize_t vp_command_write(struct file *file, const char __user *buf,
 	return err ?: count;
 }
 
+/*
+ * In the owner, which maps its page after an exec: the new address space
+ * took user-space RDPMC away (x86 switch_mm() sets CR4.PCE per mm), while
+ * the set, surviving the exec, stayed resumed. Give it back.
+ */
+static void vp_user_read_again(struct vperfctr *v)
+{
+	unsigned long flags;
+
+	raw_spin_lock_irqsave(&v->lock, flags);
+	if (v->resumed)
+		perfctr_cpu_user_read(&v->page->cpu, true);
+	raw_spin_unlock_irqrestore(&v->lock, flags);
+}
+
 /* The owner maps its state page: read-only, page 0 only, not inherited. */
 static int vp_state_mmap(struct file *file, struct vm_area_struct *vma)
 {
 	struct task_struct *task;
 	struct vperfctr *v;
+	bool created;
 	int err;
 
 	if (vma->vm_pgoff || vma->vm_end - vma->vm_start > PAGE_SIZE)
@@ -971,13 +1045,21 @@ static int vp_state_mmap(struct file *file, struct vm_area_struct *vma)
 	if (err)
 		return err;
 	mutex_lock(&vp_mutex);
-	v = vp_find(current) ?: vp_create(current);
+	v = vp_find(current);
+	created = !v;
+	if (created)
+		v = vp_create(current);
 	if (IS_ERR(v)) {
 		err = PTR_ERR(v);
-	} else {
-		perfctr_vma_read_only(vma);
-		err = vm_insert_page(vma, vma->vm_start, virt_to_page(v->page));
+		goto out;
 	}
+	perfctr_vma_read_only(vma);
+	err = vm_insert_page(vma, vma->vm_start, virt_to_page(v->page));
+	if (err && created)
+		vp_unlink(v);		/* as if never asked */
+	else if (!err)
+		vp_user_read_again(v);
+out:
 	mutex_unlock(&vp_mutex);
 	return err;
 }
@@ -1018,9 +1100,25 @@ void vperfctr_settle(void)
 	flush_work(&vp_reap_work);
 }
 
+/*
+ * A CPU going down: its sets have left it, and its timer would migrate
+ * still marked armed, so that the CPU, back up, would never start it.
+ */
+static int vp_cpu_down(unsigned int cpu)
+{
+	struct vp_cpu *c = per_cpu_ptr(&vp_cpus, cpu);
+
+	hrtimer_cancel(&c->timer);
+	WRITE_ONCE(c->armed, false);
+	return 0;
+}
+
+static int vp_hp_state;
+
 int vperfctr_init(void)
 {
 	unsigned int cpu;
+	int ret;
 
 	for_each_possible_cpu(cpu) {
 		struct vp_cpu *c = per_cpu_ptr(&vp_cpus, cpu);
@@ -1029,6 +1127,11 @@ int vperfctr_init(void)
 			     HRTIMER_MODE_REL_PINNED_HARD);
 		c->timer.function = vp_tick;
 	}
+	ret = cpuhp_setup_state_nocalls(CPUHP_AP_ONLINE_DYN, "perfctr/virtual:online",
+					NULL, vp_cpu_down);
+	if (ret < 0)
+		return ret;
+	vp_hp_state = ret;
 	/* Once for the module's life: enabling it per set would sleep. */
 	preempt_notifier_inc();
 	perfctr_cpu_set_ihandler(vp_ihandler);
@@ -1043,6 +1146,7 @@ void vperfctr_exit(void)
 	perfctr_cpu_set_ihandler(NULL);
 	irq_work_sync(&vp_reap_irq_work);
 	flush_work(&vp_reap_work);	/* the last vp_free() may still return */
+	cpuhp_remove_state_nocalls(vp_hp_state);
 	for_each_possible_cpu(cpu)
 		hrtimer_cancel(&per_cpu_ptr(&vp_cpus, cpu)->timer);
 	preempt_notifier_dec();

@@ -1894,6 +1894,141 @@ START_TEST(remote_read_other_uid_refused)
 	kid_done(&k);
 }
 
+/*
+ * The driver's own id rule, past the file's mode bits: the target's
+ * effective uid is the reader's (the files are the reader's), its saved
+ * uid is not. Allowed once every id matches.
+ */
+static int saved_uid_target(int rd, int wr, void *arg)
+{
+	uid_t suid = *(uid_t *)arg;
+	struct vperfctr_control c;
+	struct vperfctr *vp;
+	char done = 1;
+
+	if (setresuid(NOBODY, NOBODY, suid) || prctl(PR_SET_DUMPABLE, 1, 0, 0, 0))
+		return kid_fail(40);
+	vp = vperfctr_open();
+	tsc_control(&c);
+	if (!vp || vperfctr_control(vp, &c))
+		return kid_fail(41);
+	if (write(wr, &done, 1) != 1)
+		return kid_fail(42);
+	kid_wait_go(rd);
+	return 0;
+}
+
+static int saved_uid_reader(int rd, int wr, void *arg)
+{
+	uid_t suid = *(uid_t *)arg;
+	struct perfctr_sum_ctrs s;
+	struct vperfctr *vp;
+	struct kid t;
+	char done;
+	int ok, fd;
+
+	(void)rd;
+	(void)wr;
+	if (kid_spawn(&t, saved_uid_target, arg))
+		return kid_fail(30);
+	if (read(t.rd, &done, 1) != 1)
+		return 100 + kid_reap(&t);
+	if (setresuid(NOBODY, NOBODY, NOBODY) || prctl(PR_SET_DUMPABLE, 1, 0, 0, 0))
+		return kid_fail(31);
+	errno = 0;
+	vp = vperfctr_open_tid(t.pid);
+	if (suid != NOBODY) {
+		ok = !vp && errno == EACCES;
+		fd = pfs_open(t.pid, "sums", O_RDONLY);
+		ok = ok && fd < 0 && errno == EACCES;
+	} else {
+		ok = vp && !vperfctr_read_sums(vp, &s);
+	}
+	if (kid_reap(&t))
+		return kid_fail(33);
+	return ok ? 0 : 32;
+}
+
+START_TEST(remote_read_saved_uid_refused)
+{
+	uid_t suid = 0;
+	struct kid k;
+
+	kid_start(&k, saved_uid_reader, &suid);
+	kid_done(&k);
+}
+
+START_TEST(remote_read_all_ids_allowed)
+{
+	uid_t suid = NOBODY;
+	struct kid k;
+
+	kid_start(&k, saved_uid_reader, &suid);
+	kid_done(&k);
+}
+
+/*
+ * Permission holds per request, not per open: a descriptor opened while
+ * the target could be read stops working when the target turns itself
+ * non-dumpable, as a setuid program would be.
+ */
+static int turning_target(int rd, int wr, void *arg)
+{
+	struct vperfctr_control c;
+	struct vperfctr *vp = vperfctr_open();
+	char b = 1;
+
+	(void)arg;
+	tsc_control(&c);
+	if (!vp || vperfctr_control(vp, &c))
+		return kid_fail(40);
+	if (write(wr, &b, 1) != 1 || read(rd, &b, 1) != 1)
+		return kid_fail(41);
+	if (prctl(PR_SET_DUMPABLE, 0, 0, 0, 0))
+		return kid_fail(42);
+	if (write(wr, &b, 1) != 1)
+		return kid_fail(43);
+	kid_wait_go(rd);
+	return 0;
+}
+
+static int recheck_reader(int rd, int wr, void *arg)
+{
+	struct perfctr_sum_ctrs s;
+	int fd, ok;
+	struct kid t;
+	char b = 1;
+
+	(void)rd;
+	(void)wr;
+	(void)arg;
+	if (setuid(NOBODY) || prctl(PR_SET_DUMPABLE, 1, 0, 0, 0))
+		return kid_fail(30);
+	if (kid_spawn(&t, turning_target, NULL))
+		return kid_fail(31);
+	if (read(t.rd, &b, 1) != 1)
+		return 100 + kid_reap(&t);
+	fd = pfs_open(t.pid, "sums", O_RDONLY);
+	ok = fd >= 0 && pread(fd, &s, sizeof(s), 0) == sizeof(s);
+	if (!ok)
+		return kid_fail(32);
+	if (write(t.wr, &b, 1) != 1 || read(t.rd, &b, 1) != 1)
+		return kid_fail(33);
+	errno = 0;
+	ok = pread(fd, &s, sizeof(s), 0) == -1 && errno == EACCES;
+	if (kid_reap(&t))
+		return kid_fail(35);
+	return ok ? 0 : 34;
+}
+
+START_TEST(remote_read_rechecked_per_request)
+{
+	struct kid k;
+
+	kid_start(&k, recheck_reader, NULL);
+	kid_done(&k);
+}
+
 /* A tracee just stopped may still be leaving its CPU: EBUSY, try again. */
 static ssize_t put_retry(int fd, const void *buf, size_t len)
 {
@@ -1940,9 +2075,11 @@ static int traced_kid(int rd, int wr, void *arg)
 		return kid_fail(23);
 	if (cstatus_of(state_of(vp)))
 		return kid_fail(24);
-	vperfctr_read_sums(vp, &a);
+	if (vperfctr_read_sums(vp, &a))
+		return kid_fail(26);
 	spin(ms_ticks(2));
-	vperfctr_read_sums(vp, &b);
+	if (vperfctr_read_sums(vp, &b))
+		return kid_fail(27);
 	return memcmp(&a, &b, sizeof(a)) ? 25 : 0;
 }
 
@@ -2252,6 +2389,7 @@ START_TEST(rapid_control_unlink)
 /* --- exec --- */
 
 #define PROBE_ARG	"--exec-probe"
+#define PROBE_NEW_ARG	"--exec-new-set"
 #define PROBE_GONE	10	/* no control, no sums */
 #define PROBE_KEPT	11	/* the TSC control, still counting */
 
@@ -2281,6 +2419,55 @@ static int exec_probe(void)
 	if (c.cpu_control.tsc_on == 1 && !c.flags && a.tsc && b.tsc > a.tsc)
 		return PROBE_KEPT;
 	return 12;
+}
+
+/*
+ * Runs as the program exec'd by exec_imode_kid(), before its first
+ * switch if it can: its own new set, on the counter the old program's
+ * CLOEXEC set used in i-mode, must count as if the old one never was.
+ */
+static int exec_new_set_probe(void)
+{
+	struct vperfctr *vp = vperfctr_open();
+	struct perfctr_sum_ctrs s;
+	struct vperfctr_control c;
+
+	full_control(&c);
+	if (!vp || vperfctr_control(vp, &c))
+		return 13;
+	usleep(1000);		/* switch out and in */
+	spin(ms_ticks(5));
+	if (vperfctr_read_sums(vp, &s) || !s.tsc)
+		return 14;
+	return within(s.pmc[1], s.tsc, 10) ? PROBE_KEPT : 12;
+}
+
+static int exec_imode_kid(int rd, int wr, void *arg)
+{
+	struct vperfctr *vp = vperfctr_open();
+	struct vperfctr_control c;
+
+	(void)rd;
+	(void)wr;
+	(void)arg;
+	signal(SIGUSR1, SIG_IGN);
+	tsc_control(&c);
+	model->imode(&c.cpu_control, IRESET_FAR);
+	c.si_signo = SIGUSR1;
+	c.flags = VPERFCTR_CONTROL_CLOEXEC;
+	if (!vp || vperfctr_control(vp, &c))
+		return kid_fail(20);
+	spin(ms_ticks(1));
+	execl("/proc/self/exe", "check_vperfctr", PROBE_NEW_ARG, (char *)NULL);
+	return kid_fail(23);
+}
+
+START_TEST(sim_exec_new_set_replaces_cloexec_set)
+{
+	struct kid k;
+
+	kid_start(&k, exec_imode_kid, NULL);
+	ck_assert_int_eq(kid_reap(&k), PROBE_KEPT);
 }
 
 static int exec_kid(int rd, int wr, void *arg)
@@ -2422,6 +2609,9 @@ static Suite *vperfctr_suite(void)
 	tcase_add_test(tc, remote_read_same_uid);
 	tcase_add_test(tc, remote_read_not_dumpable_refused);
 	tcase_add_test(tc, remote_read_other_uid_refused);
+	tcase_add_test(tc, remote_read_saved_uid_refused);
+	tcase_add_test(tc, remote_read_all_ids_allowed);
+	tcase_add_test(tc, remote_read_rechecked_per_request);
 	tcase_add_test(tc, remote_change_needs_ptrace_stop);
 	tcase_add_test(tc, remote_control_creates_counters);
 	suite_add_tcase(s, tc);
@@ -2434,6 +2624,8 @@ static Suite *vperfctr_suite(void)
 	tcase_add_test(tc, rapid_control_unlink);
 	tcase_add_test(tc, exec_cloexec_removes_counters);
 	tcase_add_test(tc, exec_keeps_counters_without_cloexec);
+	if (model)
+		tcase_add_test(tc, sim_exec_new_set_replaces_cloexec_set);
 	suite_add_tcase(s, tc);
 
 	if (model_name) {
@@ -2460,6 +2652,7 @@ int main(int argc, char **argv)
 	for (i = 0; model_name && i < ARRAY_SIZE(models); i++)
 		if (!strcmp(models[i].name, model_name))
 			model = &models[i];
+
 	/* TSC (timebase) ticks per ms: the core clock over their ratio. */
 	v = info_field("cpu_khz");
 	khz = v ? strtoull(v, NULL, 10) : 0;
@@ -2475,6 +2668,8 @@ int main(int argc, char **argv)
 		fprintf(stderr, "check_vperfctr: no cpu_khz in %s\n", INFO_PATH);
 		return EXIT_FAILURE;
 	}
+	if (argc > 1 && !strcmp(argv[1], PROBE_NEW_ARG))
+		return model ? exec_new_set_probe() : 15;
 	/* Counters only where the model has them: P4 thread 1 has none. */
 	if (model && cpus_forbidden && pin(0))
 		return EXIT_FAILURE;
