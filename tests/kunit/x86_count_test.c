@@ -135,6 +135,9 @@ static void count_wraparound(struct kunit *test)
 	u32 pmc = nth_pmc(m, 0);
 
 	amode_control(test, state, 1, 0x16);
+	/* The first resume zeroes the counter: it had no owner. */
+	sim_resume(state);
+	sim_suspend(state);
 	/* Low 32 bits about to wrap, high bits of the wide counter set. */
 	perfctr_x86_sim.ctr[pmc] = 0xAFFFFFFFF0ULL;
 	sim_resume(state);
@@ -174,32 +177,54 @@ static void count_tsc_only_leaves_counters(struct kunit *test)
 }
 
 /*
- * A counter the next control does not use still holds the last one's
- * count; where user space can RDPMC it, resume zeroes it (else it is
- * left alone: no cost where nobody can look).
+ * A new owner finds the counters as the last one left them, where RDPMC
+ * and its state page's start values would show them: resume zeroes every
+ * counter either control uses, shared or not. The owner itself resuming
+ * finds its own counts and writes nothing.
  */
 static void count_stale_counters_scrubbed(struct kunit *test)
 {
 	const struct perfctr_x86_sim_model *m = perfctr_x86_sim.m;
 	struct perfctr_cpu_state *a = sim_state(test);
 	struct perfctr_cpu_state *b = sim_state(test);
-	u32 second;
+	u32 first, second;
 
 	if (nr_pmcs(m) < 2)
 		kunit_skip(test, "one counter");
 	amode_control(test, a, 2, 0x16);
 	amode_control(test, b, 1, 0x16);
+	first = a->pmc[0].map & 0x1F;
 	second = a->pmc[1].map & 0x1F;	/* not a fixed counter */
+	KUNIT_ASSERT_EQ(test, b->pmc[0].map & 0x1F, first);
 	sim_resume(a);
 	perfctr_x86_sim_tick(1234);
 	sim_suspend(a);
+	KUNIT_ASSERT_NE(test, perfctr_x86_sim_counter(first), 0ULL);
 	KUNIT_ASSERT_NE(test, perfctr_x86_sim_counter(second), 0ULL);
 	sim_resume(b);
-	if (perfctr_info.features & PERFCTR_FEATURE_RDPMC)
-		KUNIT_EXPECT_EQ(test, perfctr_x86_sim_counter(second), 0ULL);
-	else
-		KUNIT_EXPECT_NE(test, perfctr_x86_sim_counter(second), 0ULL);
+	KUNIT_EXPECT_EQ(test, perfctr_x86_sim_counter(second), 0ULL);
+	KUNIT_EXPECT_EQ(test, perfctr_x86_sim_counter(first), 0ULL);
+	KUNIT_EXPECT_EQ(test, b->pmc[0].start, 0U);
+	perfctr_x86_sim_tick(10);
 	sim_suspend(b);
+	KUNIT_EXPECT_EQ(test, b->pmc[0].sum, 10ULL);
+}
+
+/* Nobody in between: the owner finds its counts where it left them. */
+static void count_owner_keeps_counts(struct kunit *test)
+{
+	const struct perfctr_x86_sim_model *m = perfctr_x86_sim.m;
+	struct perfctr_cpu_state *a = sim_state(test);
+	u32 first = nth_pmc(m, 0);
+
+	amode_control(test, a, 1, 0x16);
+	sim_resume(a);
+	perfctr_x86_sim_tick(1234);
+	sim_suspend(a);
+	sim_resume(a);
+	KUNIT_EXPECT_EQ(test, a->pmc[0].start, 1234U);
+	KUNIT_EXPECT_EQ(test, perfctr_x86_sim_counter(first), 1234ULL);
+	sim_suspend(a);
 }
 
 /* User-space RDPMC is on only while a state with counters is resumed. */
@@ -245,12 +270,15 @@ static void count_write_caching(struct kunit *test)
 	sim_resume(a);
 	sim_suspend(a);
 	KUNIT_EXPECT_EQ(test, perfctr_x86_sim.nr_wrmsr, w);
-	/* Switching to b rewrites only the one register that differs. */
+	/*
+	 * Switching to b rewrites only the one control register that
+	 * differs, and zeroes the n counters a left (count_stale_...).
+	 */
 	sim_resume(b);
-	KUNIT_EXPECT_EQ(test, perfctr_x86_sim.nr_wrmsr, w + 1);
+	KUNIT_EXPECT_EQ(test, perfctr_x86_sim.nr_wrmsr, w + 1 + n);
 	sim_suspend(b);
 	sim_resume(a);
-	KUNIT_EXPECT_EQ(test, perfctr_x86_sim.nr_wrmsr, w + 2);
+	KUNIT_EXPECT_EQ(test, perfctr_x86_sim.nr_wrmsr, w + 2 + 2 * n);
 	sim_suspend(a);
 }
 
@@ -424,6 +452,7 @@ static struct kunit_case count_test_cases[] = {
 	KUNIT_CASE_PARAM(count_write_caching, counting_gen_params),
 	KUNIT_CASE_PARAM(count_tsc_only_leaves_counters, counting_gen_params),
 	KUNIT_CASE_PARAM(count_stale_counters_scrubbed, counting_gen_params),
+	KUNIT_CASE_PARAM(count_owner_keeps_counts, counting_gen_params),
 	KUNIT_CASE_PARAM(count_user_rdpmc_gate, counting_gen_params),
 	KUNIT_CASE_PARAM(count_sample_keeps_running, counting_gen_params),
 	KUNIT_CASE_PARAM(imode_preset_and_count, imode_gen_params),
@@ -480,6 +509,8 @@ static void fixed_counting_and_caching(struct kunit *test)
 	struct perfctr_cpu_state *state = fixed_state(test, false);
 	unsigned int i, w;
 
+	sim_resume(state);		/* a new owner: counters zeroed */
+	sim_suspend(state);
 	perfctr_x86_sim.fixed[2] = 0xFFFFFFFF00ULL;	/* about to wrap */
 	sim_resume(state);
 	/* Both fixed fields land in the one shared control register. */

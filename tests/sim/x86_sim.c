@@ -466,7 +466,8 @@ int perfctr_sim_wrmsr_safe(u32 msr, u64 val)
 		S.global_status &= ~val;
 		return 0;
 	}
-	if (is_ctr)
+	/* Zeroing a live counter is harmless; presetting one is not. */
+	if (is_ctr && val)
 		S.sel_at_preset = sim_ctl_of(pmc);
 	if (is_ctr && S.m->sext31 && !(pmc & PERFCTR_X86_FIXED_PMC)) {
 		/* Legacy P6-style write: low 32 bits, sign-extended. */

@@ -59,7 +59,7 @@ struct perfctr_x86_sim_state {
 	u64 fixed[4];			/* Intel fixed-function counters */
 	u64 fixed_ctrl;
 	u64 global_status;		/* arch v2 overflow flags */
-	u64 sel_at_preset;		/* a counter's control when last written */
+	u64 sel_at_preset;		/* a counter's control when last preset */
 	u64 pebs_enable, pebs_matrix_vert;
 	/* Overflows that interrupted: bit n, or bit 24 + n for fixed n. */
 	u32 ovf_pending;

@@ -165,14 +165,14 @@ void perfctr_cpu_suspend(struct perfctr_cpu_state *state)
 				   pc_rdtsc_low());
 }
 
-/* The hardware counters @state reads: bit n, or bit 24 + n for fixed n. */
-static u32 pc_used_mask(const struct perfctr_cpu_state *state)
+/* Hardware counters of @state's counters from..to-1: bit n, 24 + n fixed. */
+static u32 pc_hw_mask(const struct perfctr_cpu_state *state,
+		      unsigned int from, unsigned int to)
 {
-	unsigned int i, nrctrs = perfctr_cstatus_nrctrs(state->cstatus);
 	u32 mask = 0;
 
-	for (i = 0; i < nrctrs; i++) {
-		u32 pmc = state->pmc[i].map;
+	for (; from < to; from++) {
+		u32 pmc = state->pmc[from].map;
 
 		mask |= pc_is_fixed(pmc) ? BIT(24 + PC_HW_INDEX(pmc)) :
 					   BIT(PC_HW_INDEX(pmc));
@@ -181,20 +181,26 @@ static u32 pc_used_mask(const struct perfctr_cpu_state *state)
 }
 
 /*
- * Counters the previous control used and this one does not still hold
- * the previous owner's counts, which RDPMC would show: zero them.
+ * A new owner: every counter the previous control or this one uses
+ * still holds the previous owner's counts, which RDPMC and the start
+ * values in the state page would show. Zero them, except the i-mode
+ * counters just preset. Resuming the owner itself costs nothing.
  */
 static void pc_scrub(const struct perfctr_cpu_state *state,
 		     struct pc_cache *cache)
 {
-	u32 used = pc_used_mask(state);
-	unsigned long stale = cache->used & ~used;
+	u32 cstatus = state->cstatus;
+	u32 used = pc_hw_mask(state, 0, perfctr_cstatus_nrctrs(cstatus));
+	unsigned long dirty = cache->used | used;
 	unsigned int bit;
 
-	cache->used = used;
-	if (!(pc_family.features & PERFCTR_FEATURE_RDPMC))
+	if (cache->owner == state->k1.id)
 		return;
-	for_each_set_bit(bit, &stale, 32) {
+	cache->owner = state->k1.id;
+	cache->used = used;
+	dirty &= ~pc_hw_mask(state, perfctr_cstatus_nractrs(cstatus),
+			     perfctr_cstatus_nrctrs(cstatus));
+	for_each_set_bit(bit, &dirty, 32) {
 		u32 pmc = bit >= 24 ? PERFCTR_X86_FIXED_PMC | (bit - 24) : bit;
 
 		pc_wrmsr(pc_ctr_msr(pmc), 0);
@@ -278,6 +284,7 @@ static void pc_clear_cpu(void *unused)
 
 	pc_family.clear_counters(cache);
 	cache->id = 0;
+	cache->owner = 0;
 	/* Whatever ran before us may have left counts: scrub them all. */
 	cache->used = pc_family.pmc_mask | (pc_family.fixed_mask << 24);
 }

@@ -41,6 +41,7 @@ struct pc_cache {
 	u64 fixed_ctrl;			/* Intel fixed-function counters */
 	u64 pebs_enable, pebs_matrix_vert;
 	u32 used;			/* counters the last control read */
+	u32 owner;			/* control whose counts they hold */
 };
 
 /* pmc_map[] may carry flags above the counter number (P4 fast RDPMC). */
