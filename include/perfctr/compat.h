@@ -30,4 +30,38 @@ static inline void perfctr_inode_init_times(struct inode *inode)
 #endif
 }
 
+#ifdef CONFIG_X86
+#include <asm/apic.h>
+#include <asm/topology.h>
+
+/* Since 6.8 apic_read() and apic_write() are static calls modules cannot make. */
+static inline u32 perfctr_apic_read(u32 reg)
+{
+#if LINUX_VERSION_CODE >= KERNEL_VERSION(6, 8, 0)
+	return apic->read(reg);
+#else
+	return apic_read(reg);
+#endif
+}
+
+static inline void perfctr_apic_write(u32 reg, u32 val)
+{
+#if LINUX_VERSION_CODE >= KERNEL_VERSION(6, 8, 0)
+	apic->write(reg, val);
+#else
+	apic_write(reg, val);
+#endif
+}
+
+/* x86: hardware threads per core; the topology rework of 6.9 renamed it. */
+static inline unsigned int perfctr_threads_per_core(void)
+{
+#if LINUX_VERSION_CODE >= KERNEL_VERSION(6, 9, 0)
+	return __max_threads_per_core;
+#else
+	return smp_num_siblings;
+#endif
+}
+#endif
+
 #endif /* _PERFCTR_COMPAT_H */

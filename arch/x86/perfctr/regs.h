@@ -153,6 +153,7 @@ static inline void pc_user_rdpmc(bool on)
 #include <asm/processor.h>
 #include <asm/smp.h>
 #include <asm/tlbflush.h>
+#include <perfctr/compat.h>
 
 /* Only the low 32 bits are ever used: cheaper, and dodges width errata. */
 static inline u32 pc_rdtsc_low(void)
@@ -210,7 +211,7 @@ static inline void pc_cpu_ident(struct pc_cpu_ident *id)
 	id->has_apic = boot_cpu_has(X86_FEATURE_APIC);
 	id->has_perfctr_core = boot_cpu_has(X86_FEATURE_PERFCTR_CORE);
 	id->cpuid_level = c->cpuid_level;
-	id->siblings = smp_num_siblings;
+	id->siblings = perfctr_threads_per_core();
 }
 
 /*
@@ -219,7 +220,7 @@ static inline void pc_cpu_ident(struct pc_cpu_ident *id)
  */
 static inline void pc_thread1_cpus(struct cpumask *mask)
 {
-	unsigned int cpu, smt_mask = roundup_pow_of_two(smp_num_siblings) - 1;
+	unsigned int cpu, smt_mask = roundup_pow_of_two(perfctr_threads_per_core()) - 1;
 
 	cpumask_clear(mask);
 	for_each_possible_cpu(cpu)
@@ -234,12 +235,12 @@ static inline void pc_on_each_cpu(void (*fn)(void *))
 
 static inline u32 pc_lvtpc_read(void)
 {
-	return apic_read(APIC_LVTPC);
+	return perfctr_apic_read(APIC_LVTPC);
 }
 
 static inline void pc_lvtpc_write(u32 val)
 {
-	apic_write(APIC_LVTPC, val);
+	perfctr_apic_write(APIC_LVTPC, val);
 }
 
 static inline int pc_register_nmi(void)
