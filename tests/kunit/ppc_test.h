@@ -83,6 +83,13 @@ static inline void sim_suspend(struct perfctr_cpu_state *state)
 	preempt_enable();
 }
 
+/* The name of a model, for parameterised cases over models. */
+static inline void sim_model_desc(const struct perfctr_ppc_sim_model *const *m,
+				  char *desc)
+{
+	snprintf(desc, KUNIT_PARAM_DESC_SIZE, "%s", (*m)->name);
+}
+
 static inline void sim_sample(struct perfctr_cpu_state *state)
 {
 	preempt_disable();
