@@ -203,7 +203,7 @@ static void ppc_count_imode_preset(struct kunit *test)
 {
 	struct perfctr_cpu_state *state;
 
-	KUNIT_ASSERT_EQ(test, sim_start(&sim_ppc_750), 0);
+	KUNIT_ASSERT_EQ(test, sim_start(&sim_ppc_750gx), 0);
 	state = imode_state(test, 1, 0x7FFFFF00, 0);
 	perfctr_ppc_sim.pmc[1] = 42;
 	sim_resume(state);

@@ -20,19 +20,35 @@ struct detect_case {
 #define RDTSC	PERFCTR_FEATURE_RDTSC
 #define PCINT	PERFCTR_FEATURE_PCINT
 
+/*
+ * One case per entry of the PVR table (detect.c), and PCINT on both sides
+ * of each revision boundary: 750FX DD2.2/DD2.3, 7410 rev 1.2/1.3.
+ */
 static const struct detect_case detect_cases[] = {
 	{ &sim_ppc_604, 0, "PowerPC 604", 2, RDTSC | PCINT, NULL, 200000, 4 },
 	{ &sim_ppc_604e, 0, "PowerPC 604e", 4, RDTSC | PCINT, NULL, 350000, 14 },
-	{ &sim_ppc_750, 0, "PowerPC 750", 4, RDPMC | RDTSC | PCINT, NULL,
-	  400000, 16 },
+	{ &sim_ppc_604ev, 0, "PowerPC 604e", 4, RDTSC | PCINT, NULL, 300000, 12 },
+	{ &sim_ppc_750, 0, "PowerPC 750", 4, RDPMC | RDTSC, NULL, 400000, 16 },
+	{ &sim_ppc_750cxe, 0, "PowerPC 750", 4, RDPMC | RDTSC, NULL,
+	  500000, 20 },
+	{ &sim_ppc_750fx_dd22, 0, "PowerPC 750", 4, RDPMC | RDTSC, NULL,
+	  700000, 21 },
 	{ &sim_ppc_750fx, 0, "PowerPC 750", 4, RDPMC | RDTSC | PCINT, NULL,
 	  800000, 24 },
-	{ &sim_ppc_7400, 0, "PowerPC 7400", 4, RDPMC | RDTSC | PCINT, NULL,
+	{ &sim_ppc_750gx, 0, "PowerPC 750", 4, RDPMC | RDTSC | PCINT, NULL,
+	  1000000, 30 },
+	{ &sim_ppc_7400, 0, "PowerPC 7400", 4, RDPMC | RDTSC, NULL,
+	  450000, 18 },
+	{ &sim_ppc_7410_r12, 0, "PowerPC 7400", 4, RDPMC | RDTSC, NULL,
 	  450000, 18 },
 	{ &sim_ppc_7410, 0, "PowerPC 7400", 4, RDPMC | RDTSC | PCINT, NULL,
 	  500000, 20 },
 	{ &sim_ppc_7450, 0, "PowerPC 7450", 6, RDPMC | RDTSC | PCINT, NULL,
 	  733000, 22 },
+	{ &sim_ppc_7455, 0, "PowerPC 7450", 6, RDPMC | RDTSC | PCINT, NULL,
+	  1250000, 15 },
+	{ &sim_ppc_7457, 0, "PowerPC 7450", 6, RDPMC | RDTSC | PCINT, NULL,
+	  1300000, 13 },
 	{ &sim_ppc_7447a, 0, "PowerPC 7450", 6, RDPMC | RDTSC | PCINT, NULL,
 	  1420000, 17 },
 	{ &sim_ppc_7448, 0, "PowerPC 7450", 6, RDPMC | RDTSC | PCINT, NULL,
@@ -43,6 +59,9 @@ static const struct detect_case detect_cases[] = {
 	  "do not count", 900000, 9 },
 	{ &sim_ppc_603e, 0, "Generic PowerPC with timebase", 0, RDTSC, NULL,
 	  200000, 8 },
+	/* The generic driver needs Open Firmware's timebase frequency. */
+	{ &sim_ppc_603e_no_tb, -ENODEV },
+	{ &sim_ppc_qemu_7450_no_tb, -ENODEV },
 	{ &sim_ppc_601, -ENODEV },
 };
 

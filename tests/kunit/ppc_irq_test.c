@@ -60,7 +60,7 @@ static void ppc_irq_overflow_reaches_handler(struct kunit *test)
 {
 	struct perfctr_cpu_state *state;
 
-	KUNIT_ASSERT_EQ(test, sim_start(&sim_ppc_750), 0);
+	KUNIT_ASSERT_EQ(test, sim_start(&sim_ppc_750gx), 0);
 	perfctr_cpu_set_ihandler(record_overflow);
 	state = overflowing(test, 0);
 	seen.state = state;
@@ -90,7 +90,7 @@ static void ppc_irq_late_is_absorbed(struct kunit *test)
 {
 	struct perfctr_cpu_state *state;
 
-	KUNIT_ASSERT_EQ(test, sim_start(&sim_ppc_7400), 0);
+	KUNIT_ASSERT_EQ(test, sim_start(&sim_ppc_7410), 0);
 	perfctr_cpu_set_ihandler(record_overflow);
 	state = overflowing(test, 2);
 	sim_resume(state);
@@ -112,7 +112,7 @@ static void ppc_irq_without_handler(struct kunit *test)
 {
 	struct perfctr_cpu_state *state;
 
-	KUNIT_ASSERT_EQ(test, sim_start(&sim_ppc_750), 0);
+	KUNIT_ASSERT_EQ(test, sim_start(&sim_ppc_750fx), 0);
 	state = overflowing(test, 3);
 	sim_resume(state);
 	perfctr_ppc_sim_tick(0x100);

@@ -518,36 +518,47 @@ static const char *pp_selftest(void)
 }
 
 /* The name stays the detected CPU's, whatever driver ends up in use. */
-static void pp_use_family(const struct perfctr_ppc_family *f)
+static void pp_use_family(const struct perfctr_ppc_family *f, bool pcint)
 {
 	pp_family = *f;
 	perfctr_info.family_id = f->id;
 	perfctr_info.features = f->features;
+	if (pcint && f->nrctrs)
+		perfctr_info.features |= PERFCTR_FEATURE_PCINT;
 	perfctr_info.nrctrs = f->nrctrs;
 }
 
-/* Open Firmware gives the core and timebase clocks. */
-static void pp_set_clocks(void)
+/*
+ * Open Firmware gives the core and timebase clocks. The generic driver
+ * has nothing but the timebase: without its frequency it has nothing to
+ * offer, and it does not load (-ENODEV).
+ */
+static int pp_set_clocks(void)
 {
 	struct pp_clocks clk;
 
 	pp_clocks(&clk);
+	if (!clk.tb_hz && !pp_family.nrctrs)
+		return -ENODEV;
 	perfctr_info.cpu_khz = clk.cpu_hz / 1000;
 	perfctr_info.tsc_to_cpu_mult = clk.tb_hz && clk.cpu_hz >= clk.tb_hz ?
 		DIV_ROUND_CLOSEST(clk.cpu_hz, clk.tb_hz) : 1;
+	return 0;
 }
 
 int perfctr_cpu_init(void)
 {
 	const struct perfctr_ppc_family *f;
 	const char *why = NULL;
+	bool pcint;
+	int err;
 
 	memset(&perfctr_info, 0, sizeof(perfctr_info));
 	cpumask_clear(&perfctr_cpus_forbidden_mask);
-	f = pp_detect_family(pp_mfpvr());
+	f = pp_detect_family(pp_mfpvr(), &pcint);
 	if (!f)
 		return -ENODEV;
-	pp_use_family(f);
+	pp_use_family(f, pcint);
 	perfctr_info.name = f->name;
 	/* Counters perf_events holds exist; leave them alone then. */
 	if (f->nrctrs && !pp_reserve_hw(NULL)) {
@@ -557,10 +568,12 @@ int perfctr_cpu_init(void)
 		pp_release_hw();
 	}
 	if (why) {
-		pp_use_family(&perfctr_ppc_generic_family);
+		pp_use_family(&perfctr_ppc_generic_family, false);
 		perfctr_info.fallback_reason = why;
 	}
-	pp_set_clocks();
+	err = pp_set_clocks();
+	if (err)
+		return err;
 	return pp_hotplug_init();
 }
 

@@ -60,7 +60,7 @@ struct perfctr_ppc_family {
 	enum perfctr_ppc_family_id id;
 	unsigned int nrctrs;		/* 2, 4 or 6 */
 	unsigned int nrmmcrs;		/* 1, 2 or 3 */
-	unsigned int features;		/* PERFCTR_FEATURE_* */
+	unsigned int features;		/* PERFCTR_FEATURE_*, but PCINT */
 	bool has_bamr;			/* 74xx: cleared at reservation */
 };
 
@@ -75,10 +75,12 @@ extern const struct perfctr_ppc_family perfctr_ppc7450_family;
 extern struct perfctr_ppc_family pp_family;
 
 /*
- * Detection (detect.c): the driver for this PVR, or NULL if the CPU has
- * no timebase (601) or is not a 32-bit Book3S CPU we know.
+ * Detection (detect.c): the driver for this PVR: its family's, or the
+ * generic one for a CPU without a known performance monitor; NULL only
+ * for the 601, which has no timebase. *pcint tells whether the overflow
+ * interrupt of this model and revision can be used.
  */
-const struct perfctr_ppc_family *pp_detect_family(u32 pvr);
+const struct perfctr_ppc_family *pp_detect_family(u32 pvr, bool *pcint);
 
 /* Overflow interrupts (irq.c). */
 void pp_irq_arm(struct perfctr_cpu_state *state);
