@@ -26,6 +26,7 @@
 #define PMCNCE	PERFCTR_PPC_MMCR0_PMCNCE
 #define TRIGGER	PERFCTR_PPC_MMCR0_TRIGGER
 #define FC	PERFCTR_PPC_MMCR0_FC
+#define TBEE	PERFCTR_PPC_MMCR0_TBEE
 
 static inline void sim_pin(void)
 {

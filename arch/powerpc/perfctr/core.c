@@ -119,15 +119,18 @@ static int pp_check_ctrs(const struct perfctr_cpu_control *c, u32 *imask,
 
 /*
  * MMCR0: the event selects come from evntsel[] and FC is the driver's.
- * The exception is enabled exactly when there are i-mode counters, each
- * of those with its overflow condition on; a condition must not cover an
- * a-mode counter, whose wrap past bit 31 is no overflow.
+ * TBEE is refused: a timebase event is no counter overflow, so
+ * perfctr_cpu_identify_overflow() could not report it, and with FCECE it
+ * would freeze the counters for good. The exception is enabled exactly
+ * when there are i-mode counters, each of those with its overflow
+ * condition on; a condition must not cover an a-mode counter, whose wrap
+ * past the msb is no overflow.
  */
 static int pp_check_mmcr0(u32 mmcr0, u32 imask, u32 amask)
 {
 	u32 ce, pmc;
 
-	if (mmcr0 & (PP_MMCR0_PMCSEL | PP_MMCR0_FC))
+	if (mmcr0 & (PP_MMCR0_PMCSEL | PP_MMCR0_FC | PP_MMCR0_TBEE))
 		return -EINVAL;
 	if (!(mmcr0 & PP_MMCR0_PMXE) != !imask)
 		return -EINVAL;
