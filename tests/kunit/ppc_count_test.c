@@ -3,8 +3,8 @@
  * KUnit: the ppc32 driver counting on simulated CPUs: accumulation and
  * wraparound, what is (and is not) rewritten at resume, i-mode presets,
  * overflow identification and reload, counters hidden from user space
- * at suspend, and MMCR0 rewritten by the hardware itself (FCECE,
- * TRIGGER).
+ * at suspend, stale counters zeroed, and MMCR0 rewritten by the hardware
+ * itself (FCECE, TRIGGER).
  */
 #include "ppc_test.h"
 
@@ -266,7 +266,8 @@ static void ppc_count_isuspend_cpu(struct kunit *test)
 	sim_suspend(state);
 	perfctr_cpu_ireload(state);
 	sim_resume(state);
-	KUNIT_EXPECT_EQ(test, perfctr_ppc_sim.nr_pmc_writes, writes + 1);
+	/* The i-mode counter, and the two it does not use zeroed. */
+	KUNIT_EXPECT_EQ(test, perfctr_ppc_sim.nr_pmc_writes, writes + 3);
 	KUNIT_EXPECT_EQ(test, perfctr_ppc_sim.pmc[3], 1010U);
 }
 
@@ -288,6 +289,44 @@ static void ppc_count_isuspend_other_state(struct kunit *test)
 	sim_resume(state);
 	KUNIT_EXPECT_EQ(test, perfctr_ppc_sim.pmc[3], 1010U);
 	KUNIT_EXPECT_EQ(test, perfctr_ppc_sim.mmcr[1], state->ppc_mmcr[1]);
+}
+
+/*
+ * A negative value in a counter the state does not use, with the state's
+ * PMCnCE covering it, raises the exception as soon as PMXE is on, and
+ * again after each resume: an interrupt storm. The 604e zeroes nothing at
+ * suspend, so an earlier a-mode state leaves one behind: resume zeroes
+ * every counter the state does not use, and leaves its a-mode ones.
+ */
+static void ppc_count_stale_negative_zeroed(struct kunit *test)
+{
+	static const u32 map[] = { 2 };
+	struct perfctr_cpu_state *a, *b;
+
+	KUNIT_ASSERT_EQ(test, sim_start(&sim_ppc_604e), 0);
+	a = amode_state(test, 1, map);
+	perfctr_ppc_sim.pmc[2] = 0x7FFFFFF0;
+	sim_resume(a);
+	perfctr_ppc_sim_tick(0x20);
+	sim_suspend(a);
+	KUNIT_ASSERT_EQ(test, a->pmc[0].sum, 0x20ULL);
+	KUNIT_ASSERT_EQ(test, perfctr_ppc_sim.pmc[2], 0x80000010U);
+	/* a-mode PMC1, i-mode PMC2 under PMCnCE, which covers PMC3 too. */
+	b = imode_state(test, 1, 1000, 0);
+	perfctr_ppc_sim.pmc[0] = 1234;
+	perfctr_ppc_sim.pmc[3] = 0x80000000;
+	sim_resume(b);
+	KUNIT_EXPECT_FALSE(test, perfctr_ppc_sim.pmi_pending);
+	KUNIT_EXPECT_NE(test, perfctr_ppc_sim.mmcr[0] & PMXE, 0U);
+	KUNIT_EXPECT_EQ(test, perfctr_ppc_sim.pmc[2], 0U);
+	KUNIT_EXPECT_EQ(test, perfctr_ppc_sim.pmc[3], 0U);
+	KUNIT_EXPECT_EQ(test, perfctr_ppc_sim.pmc[0], 1234U);
+	KUNIT_EXPECT_EQ(test, perfctr_ppc_sim.pmc[1], 1000U);
+	perfctr_ppc_sim_tick(5);
+	sim_suspend(b);
+	KUNIT_EXPECT_EQ(test, b->pmc[0].sum, 5ULL);
+	KUNIT_EXPECT_EQ(test, b->pmc[1].sum, 5ULL);
+	KUNIT_EXPECT_FALSE(test, perfctr_ppc_sim.pmi_pending);
 }
 
 /*
@@ -363,6 +402,7 @@ static struct kunit_case count_test_cases[] = {
 	KUNIT_CASE(ppc_count_imode_overflow),
 	KUNIT_CASE(ppc_count_isuspend_cpu),
 	KUNIT_CASE(ppc_count_isuspend_other_state),
+	KUNIT_CASE(ppc_count_stale_negative_zeroed),
 	KUNIT_CASE(ppc_count_fcece),
 	KUNIT_CASE(ppc_count_trigger),
 	{}

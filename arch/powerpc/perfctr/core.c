@@ -294,12 +294,22 @@ void perfctr_cpu_suspend(struct perfctr_cpu_state *state)
 	}
 }
 
-/* Put the i-mode counters' start values back, unless they are still there. */
+/*
+ * Put the i-mode counters' start values back, unless they are still
+ * there. The overflow condition is a level: a counter this state does
+ * not use but whose condition PMC1CE or PMCnCE enables would raise the
+ * exception again and again if it held a negative value (left by an
+ * earlier a-mode state, or on the 604 where nothing zeroes counters at
+ * suspend). So every counter the state does not use is zeroed too; its
+ * a-mode counters are left alone.
+ */
 static void pp_iresume(const struct perfctr_cpu_state *state,
 		       struct pp_cache *cache)
 {
 	unsigned int i = perfctr_cstatus_nractrs(state->cstatus);
 	unsigned int nrctrs = perfctr_cstatus_nrctrs(state->cstatus);
+	unsigned long unused;
+	unsigned int pmc;
 
 	if (cache->id == state->k1.id &&
 	    state->k1.isuspend_cpu == smp_processor_id())
@@ -307,6 +317,10 @@ static void pp_iresume(const struct perfctr_cpu_state *state,
 	pp_freeze(cache);
 	for (; i < nrctrs; i++)
 		pp_write_pmc(state->pmc[i].map, state->pmc[i].start);
+	cache->used = pp_used_mask(state);
+	unused = GENMASK(pp_family.nrctrs - 1, 0) & ~cache->used;
+	for_each_set_bit(pmc, &unused, PP_MAX_PMCS)
+		pp_write_pmc(pmc, 0);
 }
 
 /*
