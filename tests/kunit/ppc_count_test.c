@@ -329,6 +329,19 @@ static void ppc_count_stale_negative_zeroed(struct kunit *test)
 	KUNIT_EXPECT_FALSE(test, perfctr_ppc_sim.pmi_pending);
 }
 
+/* 74xx models with a usable overflow interrupt: a 7400-family and a 745x. */
+static const struct perfctr_ppc_sim_model *const pcint_74xx_models[] = {
+	&sim_ppc_7410, &sim_ppc_7450,
+};
+
+KUNIT_ARRAY_PARAM(pcint_74xx, pcint_74xx_models, sim_model_desc);
+
+static const struct perfctr_ppc_sim_model *const models_74xx[] = {
+	&sim_ppc_7400, &sim_ppc_7450,
+};
+
+KUNIT_ARRAY_PARAM(models_74xx, models_74xx, sim_model_desc);
+
 /*
  * FCECE: the overflow froze the counters. Suspend keeps that in the
  * state, so they stay frozen across switches until the i-mode counters
@@ -336,9 +349,10 @@ static void ppc_count_stale_negative_zeroed(struct kunit *test)
  */
 static void ppc_count_fcece(struct kunit *test)
 {
+	const struct perfctr_ppc_sim_model *const *m = test->param_value;
 	struct perfctr_cpu_state *state;
 
-	KUNIT_ASSERT_EQ(test, sim_start(&sim_ppc_7450), 0);
+	KUNIT_ASSERT_EQ(test, sim_start(*m), 0);
 	state = imode_state(test, 2, 0x7FFFFFFE, FCECE);
 	sim_resume(state);
 	perfctr_ppc_sim_tick(5);
@@ -362,10 +376,11 @@ static void ppc_count_fcece(struct kunit *test)
 /* TRIGGER: PMC2-6 wait for PMC1's overflow; once started they stay so. */
 static void ppc_count_trigger(struct kunit *test)
 {
+	const struct perfctr_ppc_sim_model *const *m = test->param_value;
 	struct perfctr_cpu_state *state = sim_state(test);
 	struct perfctr_cpu_control *c = &state->control;
 
-	KUNIT_ASSERT_EQ(test, sim_start(&sim_ppc_7450), 0);
+	KUNIT_ASSERT_EQ(test, sim_start(*m), 0);
 	c->nractrs = 1;
 	c->nrictrs = 1;
 	c->pmc_map[0] = 1;
@@ -391,6 +406,70 @@ static void ppc_count_trigger(struct kunit *test)
 	KUNIT_EXPECT_NE(test, state->ppc_mmcr[0] & TRIGGER, 0U);
 }
 
+/*
+ * TRIGGER with an a-mode PMC1, which has no overflow condition: PMC2-6
+ * are held until PMC1 is negative all the same (MPC7400/MPC7450 manuals:
+ * "until PMC1 is negative or an enabled condition or event occurs"),
+ * then TRIGGER clears and stays clear.
+ */
+static void ppc_count_trigger_amode(struct kunit *test)
+{
+	const struct perfctr_ppc_sim_model *const *m = test->param_value;
+	struct perfctr_cpu_state *state = sim_state(test);
+	struct perfctr_cpu_control *c = &state->control;
+
+	KUNIT_ASSERT_EQ(test, sim_start(*m), 0);
+	c->tsc_on = 1;
+	c->nractrs = 2;
+	c->pmc_map[0] = 0;
+	c->evntsel[0] = 1;
+	c->pmc_map[1] = 1;
+	c->evntsel[1] = 1;
+	c->ppc.mmcr0 = TRIGGER;
+	KUNIT_ASSERT_EQ(test, perfctr_cpu_update_control(state, false), 0);
+	perfctr_ppc_sim.pmc[0] = 0x7FFFFFF0;
+	sim_resume(state);
+	perfctr_ppc_sim_tick(8);
+	KUNIT_EXPECT_EQ(test, perfctr_ppc_sim.pmc[1], 0U);
+	KUNIT_EXPECT_NE(test, perfctr_ppc_sim.mmcr[0] & TRIGGER, 0U);
+	perfctr_ppc_sim_tick(8);
+	KUNIT_EXPECT_EQ(test, perfctr_ppc_sim.mmcr[0] & TRIGGER, 0U);
+	perfctr_ppc_sim_tick(3);
+	sim_suspend(state);
+	KUNIT_EXPECT_EQ(test, state->pmc[0].sum, 19ULL);
+	KUNIT_EXPECT_EQ(test, state->pmc[1].sum, 3ULL);
+	KUNIT_EXPECT_EQ(test, state->ppc_mmcr[0] & TRIGGER, 0U);
+	sim_resume(state);
+	perfctr_ppc_sim_tick(4);
+	sim_suspend(state);
+	KUNIT_EXPECT_EQ(test, state->pmc[1].sum, 7ULL);
+	KUNIT_EXPECT_FALSE(test, perfctr_ppc_sim.pmi_pending);
+}
+
+/* MMCR2 (THRESHMULT) reaches the hardware; the next control replaces it. */
+static void ppc_count_mmcr2(struct kunit *test)
+{
+	const struct perfctr_ppc_sim_model *const *m = test->param_value;
+	static const u32 map[] = { 0 };
+	struct perfctr_cpu_state *t, *plain;
+
+	KUNIT_ASSERT_EQ(test, sim_start(*m), 0);
+	t = sim_state(test);
+	t->control.tsc_on = 1;
+	t->control.nractrs = 1;
+	t->control.evntsel[0] = 1;
+	t->control.ppc.mmcr2 = PERFCTR_PPC_MMCR2_THRESHMULT;
+	KUNIT_ASSERT_EQ(test, perfctr_cpu_update_control(t, false), 0);
+	plain = amode_state(test, 1, map);
+	sim_resume(t);
+	KUNIT_EXPECT_EQ(test, perfctr_ppc_sim.mmcr[2], 0x80000000U);
+	sim_suspend(t);
+	sim_resume(plain);
+	KUNIT_EXPECT_EQ(test, perfctr_ppc_sim.mmcr[2], 0U);
+	sim_suspend(plain);
+	KUNIT_EXPECT_EQ(test, perfctr_ppc_sim.nr_bad, 0U);
+}
+
 static struct kunit_case count_test_cases[] = {
 	KUNIT_CASE(ppc_count_accumulates),
 	KUNIT_CASE(ppc_count_wraps),
@@ -403,8 +482,10 @@ static struct kunit_case count_test_cases[] = {
 	KUNIT_CASE(ppc_count_isuspend_cpu),
 	KUNIT_CASE(ppc_count_isuspend_other_state),
 	KUNIT_CASE(ppc_count_stale_negative_zeroed),
-	KUNIT_CASE(ppc_count_fcece),
-	KUNIT_CASE(ppc_count_trigger),
+	KUNIT_CASE_PARAM(ppc_count_fcece, pcint_74xx_gen_params),
+	KUNIT_CASE_PARAM(ppc_count_trigger, pcint_74xx_gen_params),
+	KUNIT_CASE_PARAM(ppc_count_trigger_amode, models_74xx_gen_params),
+	KUNIT_CASE_PARAM(ppc_count_mmcr2, models_74xx_gen_params),
 	{}
 };
 

@@ -99,29 +99,37 @@ static void ppc_detect(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, perfctr_ppc_sim.nr_bad, 0U);
 }
 
+static const struct perfctr_ppc_sim_model *const bamr_models[] = {
+	&sim_ppc_7400, &sim_ppc_7450,
+};
+
+KUNIT_ARRAY_PARAM(bamr, bamr_models, sim_model_desc);
+
 /* A reservation clears every register the CPU has, BAMR included. */
 static void ppc_detect_reserve_clears(struct kunit *test)
 {
+	const struct perfctr_ppc_sim_model *const *m = test->param_value;
 	unsigned int i;
 
 	sim_pin();
-	perfctr_ppc_sim_reset(&sim_ppc_7450);
+	perfctr_ppc_sim_reset(*m);
 	perfctr_ppc_sim.autotick = 1;
 	KUNIT_ASSERT_EQ(test, perfctr_cpu_init(), 0);
 	perfctr_ppc_sim.autotick = 0;
-	for (i = 0; i < PP_MAX_PMCS; i++)
+	for (i = 0; i < (*m)->nrctrs; i++)
 		perfctr_ppc_sim.pmc[i] = 0x1234 + i;
 	perfctr_ppc_sim.mmcr[0] = 0x40;
 	perfctr_ppc_sim.mmcr[1] = 0x08000000;
 	perfctr_ppc_sim.mmcr[2] = 0x80000000;
 	perfctr_ppc_sim.bamr = 0xFFF;
 	KUNIT_ASSERT_NULL(test, perfctr_cpu_reserve(SIM_SERVICE));
-	for (i = 0; i < PP_MAX_PMCS; i++)
+	for (i = 0; i < (*m)->nrctrs; i++)
 		KUNIT_EXPECT_EQ(test, perfctr_ppc_sim.pmc[i], 0U);
 	KUNIT_EXPECT_EQ(test, perfctr_ppc_sim.mmcr[0], FC);
 	KUNIT_EXPECT_EQ(test, perfctr_ppc_sim.mmcr[1], 0U);
 	KUNIT_EXPECT_EQ(test, perfctr_ppc_sim.mmcr[2], 0U);
 	KUNIT_EXPECT_EQ(test, perfctr_ppc_sim.bamr, 0U);
+	KUNIT_EXPECT_EQ(test, perfctr_ppc_sim.nr_bad, 0U);
 }
 
 /* perf_events holds the PMC hardware: a clear refusal, nothing touched. */
@@ -174,7 +182,7 @@ static void ppc_detect_busy_at_init(struct kunit *test)
 
 static struct kunit_case detect_test_cases[] = {
 	KUNIT_CASE_PARAM(ppc_detect, detect_gen_params),
-	KUNIT_CASE(ppc_detect_reserve_clears),
+	KUNIT_CASE_PARAM(ppc_detect_reserve_clears, bamr_gen_params),
 	KUNIT_CASE(ppc_detect_kernel_busy),
 	KUNIT_CASE(ppc_detect_one_holder),
 	KUNIT_CASE(ppc_detect_busy_at_init),
