@@ -7,6 +7,7 @@
  * itself (FCECE, TRIGGER).
  */
 #include "ppc_test.h"
+#include "../../arch/powerpc/perfctr/ppc.h"
 
 /* tsc_on, then @n a-mode counters: PMC(map[i]+1) counting event 1. */
 static struct perfctr_cpu_state *amode_state(struct kunit *test,
@@ -446,6 +447,82 @@ static void ppc_count_trigger_amode(struct kunit *test)
 	KUNIT_EXPECT_FALSE(test, perfctr_ppc_sim.pmi_pending);
 }
 
+/*
+ * With TRIGGER (or FCECE) suspend reads MMCR0 and freezes at once: what
+ * the hardware does while suspend reads the counters can neither change
+ * MMCR0 behind the driver's back nor be counted. 604e: the counters are
+ * not frozen at suspend otherwise.
+ */
+static void ppc_count_async_frozen_at_read(struct kunit *test)
+{
+	struct perfctr_cpu_state *state = sim_state(test);
+	struct perfctr_cpu_control *c = &state->control;
+
+	KUNIT_ASSERT_EQ(test, sim_start(&sim_ppc_604e), 0);
+	c->tsc_on = 1;
+	c->nractrs = 2;
+	c->pmc_map[0] = 0;
+	c->evntsel[0] = 1;
+	c->pmc_map[1] = 1;
+	c->evntsel[1] = 1;
+	c->ppc.mmcr0 = TRIGGER;
+	KUNIT_ASSERT_EQ(test, perfctr_cpu_update_control(state, false), 0);
+	perfctr_ppc_sim.pmc[0] = 0x7FFFFFF0;
+	sim_resume(state);
+	perfctr_ppc_sim_tick(8);
+	/* Events keep happening while suspend reads the counters. */
+	perfctr_ppc_sim.autotick = 0x10;
+	sim_suspend(state);
+	perfctr_ppc_sim.autotick = 0;
+	KUNIT_EXPECT_NE(test, perfctr_ppc_sim.mmcr[0] & FC, 0U);
+	KUNIT_EXPECT_EQ(test, perfctr_ppc_sim.mmcr[0] & PMXE, 0U);
+	KUNIT_EXPECT_EQ(test, pp_this_cache()->mmcr[0], perfctr_ppc_sim.mmcr[0]);
+	KUNIT_EXPECT_EQ(test, state->pmc[0].sum, 8ULL);
+	KUNIT_EXPECT_EQ(test, state->pmc[1].sum, 0ULL);
+	KUNIT_EXPECT_NE(test, state->ppc_mmcr[0] & TRIGGER, 0U);
+	KUNIT_EXPECT_EQ(test, state->ppc_mmcr[0] & FC, 0U);
+	/* Resume carries on from there. */
+	sim_resume(state);
+	KUNIT_EXPECT_EQ(test, perfctr_ppc_sim.mmcr[0], state->ppc_mmcr[0]);
+	KUNIT_EXPECT_EQ(test, pp_this_cache()->mmcr[0], perfctr_ppc_sim.mmcr[0]);
+	perfctr_ppc_sim_tick(0x10);
+	perfctr_ppc_sim_tick(2);
+	sim_suspend(state);
+	KUNIT_EXPECT_EQ(test, state->pmc[0].sum, 0x1AULL);
+	KUNIT_EXPECT_EQ(test, state->pmc[1].sum, 2ULL);
+	KUNIT_EXPECT_EQ(test, state->ppc_mmcr[0] & TRIGGER, 0U);
+}
+
+/*
+ * Without FCECE or TRIGGER, MMCR0 changes only as the driver writes it:
+ * suspend reads no MMCR at all. With one of them it reads MMCR0 once.
+ */
+static void ppc_count_suspend_reads_mmcr0_only_async(struct kunit *test)
+{
+	static const u32 map[] = { 0, 2 };
+	struct perfctr_cpu_state *a, *i, *f;
+	unsigned int reads;
+
+	KUNIT_ASSERT_EQ(test, sim_start(&sim_ppc_7450), 0);
+	a = amode_state(test, 2, map);
+	i = imode_state(test, 3, 1000, 0);
+	f = imode_state(test, 3, 1000, FCECE);
+	sim_resume(a);
+	reads = perfctr_ppc_sim.nr_mmcr_reads;
+	sim_suspend(a);
+	KUNIT_EXPECT_EQ(test, perfctr_ppc_sim.nr_mmcr_reads, reads);
+	sim_resume(i);
+	perfctr_ppc_sim_tick(10);
+	sim_suspend(i);
+	KUNIT_EXPECT_EQ(test, perfctr_ppc_sim.nr_mmcr_reads, reads);
+	sim_resume(f);
+	perfctr_ppc_sim_tick(10);
+	sim_suspend(f);
+	KUNIT_EXPECT_EQ(test, perfctr_ppc_sim.nr_mmcr_reads, reads + 1);
+	KUNIT_EXPECT_EQ(test, i->pmc[1].sum, 10ULL);
+	KUNIT_EXPECT_EQ(test, f->pmc[1].sum, 10ULL);
+}
+
 /* MMCR2 (THRESHMULT) reaches the hardware; the next control replaces it. */
 static void ppc_count_mmcr2(struct kunit *test)
 {
@@ -485,6 +562,8 @@ static struct kunit_case count_test_cases[] = {
 	KUNIT_CASE_PARAM(ppc_count_fcece, pcint_74xx_gen_params),
 	KUNIT_CASE_PARAM(ppc_count_trigger, pcint_74xx_gen_params),
 	KUNIT_CASE_PARAM(ppc_count_trigger_amode, models_74xx_gen_params),
+	KUNIT_CASE(ppc_count_async_frozen_at_read),
+	KUNIT_CASE(ppc_count_suspend_reads_mmcr0_only_async),
 	KUNIT_CASE_PARAM(ppc_count_mmcr2, models_74xx_gen_params),
 	{}
 };

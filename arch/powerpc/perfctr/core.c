@@ -219,17 +219,33 @@ static void pp_freeze(struct pp_cache *cache)
 
 /*
  * With FCECE or TRIGGER the hardware rewrites MMCR0[FC] and [TRIGGER]
- * by itself: keep what it did in the state, so the next resume carries on
- * from there, and know what the register holds.
+ * by itself while the counters run. Read MMCR0 and freeze at once, so
+ * nothing changes after the read: keep what the hardware did in the
+ * state, so the next resume carries on from there, and know exactly
+ * what the register holds. The counters stay frozen until resume.
  */
-static void pp_save_async(struct perfctr_cpu_state *state,
-			  struct pp_cache *cache)
+void pp_save_async(struct perfctr_cpu_state *state, struct pp_cache *cache)
 {
 	u32 hw = pp_read_mmcr(0);
+	u32 frozen = (hw | PP_MMCR0_FC) & ~PP_MMCR0_PMXE;
 	u32 keep = PP_MMCR0_FC | PP_MMCR0_TRIGGER;
 
+	if (hw != frozen)
+		pp_write_mmcr(0, frozen);
+	cache->mmcr[0] = frozen;
 	state->ppc_mmcr[0] = (state->ppc_mmcr[0] & ~keep) | (hw & keep);
-	cache->mmcr[0] = hw;
+}
+
+/*
+ * Only running counters change MMCR0 by themselves, and the hardware
+ * only ever sets FC: once the cache says FC, the driver froze them (and
+ * saved what they did), or the state was resumed frozen.
+ */
+static bool pp_mmcr0_async(const struct perfctr_cpu_state *state,
+			   const struct pp_cache *cache)
+{
+	return (state->ppc_mmcr[0] & PP_MMCR0_ASYNC) &&
+	       !(cache->mmcr[0] & PP_MMCR0_FC);
 }
 
 static void pp_accumulate_ctrs(struct perfctr_cpu_state *state,
@@ -275,7 +291,7 @@ void perfctr_cpu_suspend(struct perfctr_cpu_state *state)
 	u32 cstatus = state->cstatus;
 	unsigned int nrctrs = perfctr_cstatus_nrctrs(cstatus);
 
-	if (nrctrs && (state->ppc_mmcr[0] & PP_MMCR0_ASYNC))
+	if (nrctrs && pp_mmcr0_async(state, cache))
 		pp_save_async(state, cache);
 	if (perfctr_cstatus_has_ictrs(cstatus)) {
 		pp_freeze(cache);

@@ -88,7 +88,13 @@ void pp_irq_arm(struct perfctr_cpu_state *state);
 void pp_irq_disarm(void);
 void pp_perf_irq(struct pt_regs *regs);
 
-/* The cache of this CPU; the interrupt handler forgets what it knows. */
+/* The cache of this CPU, which the interrupt handler keeps exact. */
 struct pp_cache *pp_this_cache(void);
+
+/*
+ * Read MMCR0 and freeze the counters (FC on, PMXE off) at once; keep the
+ * FC and TRIGGER the hardware set or cleared in @state (core.c).
+ */
+void pp_save_async(struct perfctr_cpu_state *state, struct pp_cache *cache);
 
 #endif /* _PERFCTR_PPC_H */
