@@ -35,16 +35,31 @@ void pp_irq_disarm(void)
 	this_cpu_write(pp_armed, NULL);
 }
 
+/*
+ * Armed: a state with i-mode counters runs here. Freeze every counter at
+ * once (FC on, PMXE off), saving what FCECE or TRIGGER did, as suspend
+ * would: the high-level handler suspends the state, and nothing may
+ * count or change MMCR0 in between. Not armed: someone else's a-mode
+ * counters may be running; leave them running and only make sure PMXE
+ * is off, writing MMCR0 only if it is not.
+ */
 void pp_perf_irq(struct pt_regs *regs)
 {
+	struct perfctr_cpu_state *state = this_cpu_read(pp_armed);
 	struct pp_cache *cache = pp_this_cache();
 	perfctr_ihandler_t handler;
+	u32 mmcr0;
 
-	/* PMXE off for sure, and the cache says so: resume turns it on. */
-	cache->mmcr[0] = pp_read_mmcr(0) & ~PP_MMCR0_PMXE;
-	pp_write_mmcr(0, cache->mmcr[0]);
-	if (!this_cpu_read(pp_armed))
+	if (!state) {
+		mmcr0 = pp_read_mmcr(0);
+		if (mmcr0 & PP_MMCR0_PMXE) {
+			mmcr0 &= ~PP_MMCR0_PMXE;
+			pp_write_mmcr(0, mmcr0);
+			cache->mmcr[0] = mmcr0;
+		}
 		return;
+	}
+	pp_save_async(state, cache);
 	handler = READ_ONCE(pp_ihandler);
 	if (handler)
 		handler(instruction_pointer(regs));
