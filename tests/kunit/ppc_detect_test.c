@@ -4,6 +4,8 @@
  * that it touches no register the CPU lacks, and that counters which do
  * not count (QEMU) fall back to the timebase with the reason given.
  */
+#include <linux/rcupdate.h>
+
 #include "ppc_test.h"
 
 struct detect_case {
@@ -180,12 +182,27 @@ static void ppc_detect_busy_at_init(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, perfctr_ppc_sim.nr_mmcr_writes, 0U);
 }
 
+/*
+ * After release no exception reaches the handler, and one already running
+ * on another CPU (interrupts off: an RCU reader) has finished: a grace
+ * period has passed since the kernel took the handler back.
+ */
+static void ppc_detect_release_waits(struct kunit *test)
+{
+	KUNIT_ASSERT_EQ(test, sim_start(&sim_ppc_7450), 0);
+	perfctr_cpu_release(SIM_SERVICE);
+	KUNIT_EXPECT_FALSE(test, perfctr_ppc_sim.reserved);
+	KUNIT_EXPECT_TRUE(test,
+			  poll_state_synchronize_rcu(perfctr_ppc_sim.release_gp));
+}
+
 static struct kunit_case detect_test_cases[] = {
 	KUNIT_CASE_PARAM(ppc_detect, detect_gen_params),
 	KUNIT_CASE_PARAM(ppc_detect_reserve_clears, bamr_gen_params),
 	KUNIT_CASE(ppc_detect_kernel_busy),
 	KUNIT_CASE(ppc_detect_one_holder),
 	KUNIT_CASE(ppc_detect_busy_at_init),
+	KUNIT_CASE(ppc_detect_release_waits),
 	{}
 };
 

@@ -20,6 +20,7 @@
 #include <linux/math.h>
 #include <linux/mutex.h>
 #include <linux/percpu.h>
+#include <linux/rcupdate.h>
 #include <linux/smp.h>
 #include <linux/string.h>
 
@@ -510,8 +511,15 @@ void perfctr_cpu_release(const char *service)
 	mutex_lock(&reserve_lock);
 	if (reserved_by == service) {
 		pp_on_each_cpu(pp_clear_cpu);
-		if (pp_family.nrctrs)
+		if (pp_family.nrctrs) {
 			pp_release_hw();
+			/*
+			 * A PMI handler already running on another CPU runs
+			 * with interrupts off, an RCU read-side section: wait
+			 * for it, so it cannot outlive the module's text.
+			 */
+			synchronize_rcu();
+		}
 		reserved_by = NULL;
 	}
 	mutex_unlock(&reserve_lock);
