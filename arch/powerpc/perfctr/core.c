@@ -109,7 +109,7 @@ static int pp_check_ctrs(const struct perfctr_cpu_control *c, u32 *imask,
 			return -EINVAL;
 		if (i < c->nractrs)
 			continue;
-		/* Overflow is the step from bit 31 clear to bit 31 set. */
+		/* Overflow is the msb (0x80000000) going from 0 to 1. */
 		if (c->ireset[i] < 0)
 			return -EINVAL;
 		*imask |= BIT(pmc);

@@ -3,11 +3,15 @@
  * perfctr ppc32: overflow interrupts for i-mode counters.
  *
  * A counter whose overflow condition is enabled (PMC1CE, PMCnCE) raises
- * the performance monitor exception when its bit 31 sets, if MMCR0[PMXE]
- * is on; the hardware then clears PMXE, so no second exception follows.
- * The kernel hands the exception to whoever reserved the PMC hardware,
- * as an ordinary interrupt with interrupts off: here the high-level
- * handler runs directly. PMXE comes back when the state is resumed.
+ * the performance monitor exception while its msb (bit 0 in the manuals'
+ * numbering, 0x80000000) is set, if MMCR0[PMXE] is on; the 750 and 74xx
+ * then clear PMXE themselves, the 604 leaves that to software. The
+ * kernel hands the exception to whoever reserved the PMC hardware, as an
+ * ordinary interrupt with interrupts off: here the high-level handler
+ * runs directly. PMXE comes back when the state is resumed.
+ *
+ * The handler shares this CPU's MMCR cache with suspend and resume, which
+ * therefore run with interrupts off on ppc32 (ppc32.rst).
  */
 #include <linux/percpu.h>
 #include <linux/ptrace.h>
