@@ -3,10 +3,11 @@
  * KUnit: the ppc32 driver counting on simulated CPUs: accumulation and
  * wraparound, what is (and is not) rewritten at resume, i-mode presets,
  * overflow identification and reload, counters hidden from user space
- * at suspend, and MMCR0 rewritten by the hardware itself (FCECE,
- * TRIGGER).
+ * at suspend, stale counters zeroed, and MMCR0 rewritten by the hardware
+ * itself (FCECE, TRIGGER).
  */
 #include "ppc_test.h"
+#include "../../arch/powerpc/perfctr/ppc.h"
 
 /* tsc_on, then @n a-mode counters: PMC(map[i]+1) counting event 1. */
 static struct perfctr_cpu_state *amode_state(struct kunit *test,
@@ -203,7 +204,7 @@ static void ppc_count_imode_preset(struct kunit *test)
 {
 	struct perfctr_cpu_state *state;
 
-	KUNIT_ASSERT_EQ(test, sim_start(&sim_ppc_750), 0);
+	KUNIT_ASSERT_EQ(test, sim_start(&sim_ppc_750gx), 0);
 	state = imode_state(test, 1, 0x7FFFFF00, 0);
 	perfctr_ppc_sim.pmc[1] = 42;
 	sim_resume(state);
@@ -266,7 +267,8 @@ static void ppc_count_isuspend_cpu(struct kunit *test)
 	sim_suspend(state);
 	perfctr_cpu_ireload(state);
 	sim_resume(state);
-	KUNIT_EXPECT_EQ(test, perfctr_ppc_sim.nr_pmc_writes, writes + 1);
+	/* The i-mode counter, and the two it does not use zeroed. */
+	KUNIT_EXPECT_EQ(test, perfctr_ppc_sim.nr_pmc_writes, writes + 3);
 	KUNIT_EXPECT_EQ(test, perfctr_ppc_sim.pmc[3], 1010U);
 }
 
@@ -291,15 +293,67 @@ static void ppc_count_isuspend_other_state(struct kunit *test)
 }
 
 /*
+ * A negative value in a counter the state does not use, with the state's
+ * PMCnCE covering it, raises the exception as soon as PMXE is on, and
+ * again after each resume: an interrupt storm. The 604e zeroes nothing at
+ * suspend, so an earlier a-mode state leaves one behind: resume zeroes
+ * every counter the state does not use, and leaves its a-mode ones.
+ */
+static void ppc_count_stale_negative_zeroed(struct kunit *test)
+{
+	static const u32 map[] = { 2 };
+	struct perfctr_cpu_state *a, *b;
+
+	KUNIT_ASSERT_EQ(test, sim_start(&sim_ppc_604e), 0);
+	a = amode_state(test, 1, map);
+	perfctr_ppc_sim.pmc[2] = 0x7FFFFFF0;
+	sim_resume(a);
+	perfctr_ppc_sim_tick(0x20);
+	sim_suspend(a);
+	KUNIT_ASSERT_EQ(test, a->pmc[0].sum, 0x20ULL);
+	KUNIT_ASSERT_EQ(test, perfctr_ppc_sim.pmc[2], 0x80000010U);
+	/* a-mode PMC1, i-mode PMC2 under PMCnCE, which covers PMC3 too. */
+	b = imode_state(test, 1, 1000, 0);
+	perfctr_ppc_sim.pmc[0] = 1234;
+	perfctr_ppc_sim.pmc[3] = 0x80000000;
+	sim_resume(b);
+	KUNIT_EXPECT_FALSE(test, perfctr_ppc_sim.pmi_pending);
+	KUNIT_EXPECT_NE(test, perfctr_ppc_sim.mmcr[0] & PMXE, 0U);
+	KUNIT_EXPECT_EQ(test, perfctr_ppc_sim.pmc[2], 0U);
+	KUNIT_EXPECT_EQ(test, perfctr_ppc_sim.pmc[3], 0U);
+	KUNIT_EXPECT_EQ(test, perfctr_ppc_sim.pmc[0], 1234U);
+	KUNIT_EXPECT_EQ(test, perfctr_ppc_sim.pmc[1], 1000U);
+	perfctr_ppc_sim_tick(5);
+	sim_suspend(b);
+	KUNIT_EXPECT_EQ(test, b->pmc[0].sum, 5ULL);
+	KUNIT_EXPECT_EQ(test, b->pmc[1].sum, 5ULL);
+	KUNIT_EXPECT_FALSE(test, perfctr_ppc_sim.pmi_pending);
+}
+
+/* 74xx models with a usable overflow interrupt: a 7400-family and a 745x. */
+static const struct perfctr_ppc_sim_model *const pcint_74xx_models[] = {
+	&sim_ppc_7410, &sim_ppc_7450,
+};
+
+KUNIT_ARRAY_PARAM(pcint_74xx, pcint_74xx_models, sim_model_desc);
+
+static const struct perfctr_ppc_sim_model *const models_74xx[] = {
+	&sim_ppc_7400, &sim_ppc_7450,
+};
+
+KUNIT_ARRAY_PARAM(models_74xx, models_74xx, sim_model_desc);
+
+/*
  * FCECE: the overflow froze the counters. Suspend keeps that in the
  * state, so they stay frozen across switches until the i-mode counters
  * are restarted.
  */
 static void ppc_count_fcece(struct kunit *test)
 {
+	const struct perfctr_ppc_sim_model *const *m = test->param_value;
 	struct perfctr_cpu_state *state;
 
-	KUNIT_ASSERT_EQ(test, sim_start(&sim_ppc_7450), 0);
+	KUNIT_ASSERT_EQ(test, sim_start(*m), 0);
 	state = imode_state(test, 2, 0x7FFFFFFE, FCECE);
 	sim_resume(state);
 	perfctr_ppc_sim_tick(5);
@@ -323,10 +377,11 @@ static void ppc_count_fcece(struct kunit *test)
 /* TRIGGER: PMC2-6 wait for PMC1's overflow; once started they stay so. */
 static void ppc_count_trigger(struct kunit *test)
 {
+	const struct perfctr_ppc_sim_model *const *m = test->param_value;
 	struct perfctr_cpu_state *state = sim_state(test);
 	struct perfctr_cpu_control *c = &state->control;
 
-	KUNIT_ASSERT_EQ(test, sim_start(&sim_ppc_7450), 0);
+	KUNIT_ASSERT_EQ(test, sim_start(*m), 0);
 	c->nractrs = 1;
 	c->nrictrs = 1;
 	c->pmc_map[0] = 1;
@@ -352,6 +407,146 @@ static void ppc_count_trigger(struct kunit *test)
 	KUNIT_EXPECT_NE(test, state->ppc_mmcr[0] & TRIGGER, 0U);
 }
 
+/*
+ * TRIGGER with an a-mode PMC1, which has no overflow condition: PMC2-6
+ * are held until PMC1 is negative all the same (MPC7400/MPC7450 manuals:
+ * "until PMC1 is negative or an enabled condition or event occurs"),
+ * then TRIGGER clears and stays clear.
+ */
+static void ppc_count_trigger_amode(struct kunit *test)
+{
+	const struct perfctr_ppc_sim_model *const *m = test->param_value;
+	struct perfctr_cpu_state *state = sim_state(test);
+	struct perfctr_cpu_control *c = &state->control;
+
+	KUNIT_ASSERT_EQ(test, sim_start(*m), 0);
+	c->tsc_on = 1;
+	c->nractrs = 2;
+	c->pmc_map[0] = 0;
+	c->evntsel[0] = 1;
+	c->pmc_map[1] = 1;
+	c->evntsel[1] = 1;
+	c->ppc.mmcr0 = TRIGGER;
+	KUNIT_ASSERT_EQ(test, perfctr_cpu_update_control(state, false), 0);
+	perfctr_ppc_sim.pmc[0] = 0x7FFFFFF0;
+	sim_resume(state);
+	perfctr_ppc_sim_tick(8);
+	KUNIT_EXPECT_EQ(test, perfctr_ppc_sim.pmc[1], 0U);
+	KUNIT_EXPECT_NE(test, perfctr_ppc_sim.mmcr[0] & TRIGGER, 0U);
+	perfctr_ppc_sim_tick(8);
+	KUNIT_EXPECT_EQ(test, perfctr_ppc_sim.mmcr[0] & TRIGGER, 0U);
+	perfctr_ppc_sim_tick(3);
+	sim_suspend(state);
+	KUNIT_EXPECT_EQ(test, state->pmc[0].sum, 19ULL);
+	KUNIT_EXPECT_EQ(test, state->pmc[1].sum, 3ULL);
+	KUNIT_EXPECT_EQ(test, state->ppc_mmcr[0] & TRIGGER, 0U);
+	sim_resume(state);
+	perfctr_ppc_sim_tick(4);
+	sim_suspend(state);
+	KUNIT_EXPECT_EQ(test, state->pmc[1].sum, 7ULL);
+	KUNIT_EXPECT_FALSE(test, perfctr_ppc_sim.pmi_pending);
+}
+
+/*
+ * With TRIGGER (or FCECE) suspend reads MMCR0 and freezes at once: what
+ * the hardware does while suspend reads the counters can neither change
+ * MMCR0 behind the driver's back nor be counted. 604e: the counters are
+ * not frozen at suspend otherwise.
+ */
+static void ppc_count_async_frozen_at_read(struct kunit *test)
+{
+	struct perfctr_cpu_state *state = sim_state(test);
+	struct perfctr_cpu_control *c = &state->control;
+
+	KUNIT_ASSERT_EQ(test, sim_start(&sim_ppc_604e), 0);
+	c->tsc_on = 1;
+	c->nractrs = 2;
+	c->pmc_map[0] = 0;
+	c->evntsel[0] = 1;
+	c->pmc_map[1] = 1;
+	c->evntsel[1] = 1;
+	c->ppc.mmcr0 = TRIGGER;
+	KUNIT_ASSERT_EQ(test, perfctr_cpu_update_control(state, false), 0);
+	perfctr_ppc_sim.pmc[0] = 0x7FFFFFF0;
+	sim_resume(state);
+	perfctr_ppc_sim_tick(8);
+	/* Events keep happening while suspend reads the counters. */
+	perfctr_ppc_sim.autotick = 0x10;
+	sim_suspend(state);
+	perfctr_ppc_sim.autotick = 0;
+	KUNIT_EXPECT_NE(test, perfctr_ppc_sim.mmcr[0] & FC, 0U);
+	KUNIT_EXPECT_EQ(test, perfctr_ppc_sim.mmcr[0] & PMXE, 0U);
+	KUNIT_EXPECT_EQ(test, pp_this_cache()->mmcr[0], perfctr_ppc_sim.mmcr[0]);
+	KUNIT_EXPECT_EQ(test, state->pmc[0].sum, 8ULL);
+	KUNIT_EXPECT_EQ(test, state->pmc[1].sum, 0ULL);
+	KUNIT_EXPECT_NE(test, state->ppc_mmcr[0] & TRIGGER, 0U);
+	KUNIT_EXPECT_EQ(test, state->ppc_mmcr[0] & FC, 0U);
+	/* Resume carries on from there. */
+	sim_resume(state);
+	KUNIT_EXPECT_EQ(test, perfctr_ppc_sim.mmcr[0], state->ppc_mmcr[0]);
+	KUNIT_EXPECT_EQ(test, pp_this_cache()->mmcr[0], perfctr_ppc_sim.mmcr[0]);
+	perfctr_ppc_sim_tick(0x10);
+	perfctr_ppc_sim_tick(2);
+	sim_suspend(state);
+	KUNIT_EXPECT_EQ(test, state->pmc[0].sum, 0x1AULL);
+	KUNIT_EXPECT_EQ(test, state->pmc[1].sum, 2ULL);
+	KUNIT_EXPECT_EQ(test, state->ppc_mmcr[0] & TRIGGER, 0U);
+}
+
+/*
+ * Without FCECE or TRIGGER, MMCR0 changes only as the driver writes it:
+ * suspend reads no MMCR at all. With one of them it reads MMCR0 once.
+ */
+static void ppc_count_suspend_reads_mmcr0_only_async(struct kunit *test)
+{
+	static const u32 map[] = { 0, 2 };
+	struct perfctr_cpu_state *a, *i, *f;
+	unsigned int reads;
+
+	KUNIT_ASSERT_EQ(test, sim_start(&sim_ppc_7450), 0);
+	a = amode_state(test, 2, map);
+	i = imode_state(test, 3, 1000, 0);
+	f = imode_state(test, 3, 1000, FCECE);
+	sim_resume(a);
+	reads = perfctr_ppc_sim.nr_mmcr_reads;
+	sim_suspend(a);
+	KUNIT_EXPECT_EQ(test, perfctr_ppc_sim.nr_mmcr_reads, reads);
+	sim_resume(i);
+	perfctr_ppc_sim_tick(10);
+	sim_suspend(i);
+	KUNIT_EXPECT_EQ(test, perfctr_ppc_sim.nr_mmcr_reads, reads);
+	sim_resume(f);
+	perfctr_ppc_sim_tick(10);
+	sim_suspend(f);
+	KUNIT_EXPECT_EQ(test, perfctr_ppc_sim.nr_mmcr_reads, reads + 1);
+	KUNIT_EXPECT_EQ(test, i->pmc[1].sum, 10ULL);
+	KUNIT_EXPECT_EQ(test, f->pmc[1].sum, 10ULL);
+}
+
+/* MMCR2 (THRESHMULT) reaches the hardware; the next control replaces it. */
+static void ppc_count_mmcr2(struct kunit *test)
+{
+	const struct perfctr_ppc_sim_model *const *m = test->param_value;
+	static const u32 map[] = { 0 };
+	struct perfctr_cpu_state *t, *plain;
+
+	KUNIT_ASSERT_EQ(test, sim_start(*m), 0);
+	t = sim_state(test);
+	t->control.tsc_on = 1;
+	t->control.nractrs = 1;
+	t->control.evntsel[0] = 1;
+	t->control.ppc.mmcr2 = PERFCTR_PPC_MMCR2_THRESHMULT;
+	KUNIT_ASSERT_EQ(test, perfctr_cpu_update_control(t, false), 0);
+	plain = amode_state(test, 1, map);
+	sim_resume(t);
+	KUNIT_EXPECT_EQ(test, perfctr_ppc_sim.mmcr[2], 0x80000000U);
+	sim_suspend(t);
+	sim_resume(plain);
+	KUNIT_EXPECT_EQ(test, perfctr_ppc_sim.mmcr[2], 0U);
+	sim_suspend(plain);
+	KUNIT_EXPECT_EQ(test, perfctr_ppc_sim.nr_bad, 0U);
+}
+
 static struct kunit_case count_test_cases[] = {
 	KUNIT_CASE(ppc_count_accumulates),
 	KUNIT_CASE(ppc_count_wraps),
@@ -363,8 +558,13 @@ static struct kunit_case count_test_cases[] = {
 	KUNIT_CASE(ppc_count_imode_overflow),
 	KUNIT_CASE(ppc_count_isuspend_cpu),
 	KUNIT_CASE(ppc_count_isuspend_other_state),
-	KUNIT_CASE(ppc_count_fcece),
-	KUNIT_CASE(ppc_count_trigger),
+	KUNIT_CASE(ppc_count_stale_negative_zeroed),
+	KUNIT_CASE_PARAM(ppc_count_fcece, pcint_74xx_gen_params),
+	KUNIT_CASE_PARAM(ppc_count_trigger, pcint_74xx_gen_params),
+	KUNIT_CASE_PARAM(ppc_count_trigger_amode, models_74xx_gen_params),
+	KUNIT_CASE(ppc_count_async_frozen_at_read),
+	KUNIT_CASE(ppc_count_suspend_reads_mmcr0_only_async),
+	KUNIT_CASE_PARAM(ppc_count_mmcr2, models_74xx_gen_params),
 	{}
 };
 

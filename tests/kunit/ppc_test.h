@@ -26,6 +26,7 @@
 #define PMCNCE	PERFCTR_PPC_MMCR0_PMCNCE
 #define TRIGGER	PERFCTR_PPC_MMCR0_TRIGGER
 #define FC	PERFCTR_PPC_MMCR0_FC
+#define TBEE	PERFCTR_PPC_MMCR0_TBEE
 
 static inline void sim_pin(void)
 {
@@ -81,6 +82,13 @@ static inline void sim_suspend(struct perfctr_cpu_state *state)
 	preempt_disable();
 	perfctr_cpu_suspend(state);
 	preempt_enable();
+}
+
+/* The name of a model, for parameterised cases over models. */
+static inline void sim_model_desc(const struct perfctr_ppc_sim_model *const *m,
+				  char *desc)
+{
+	snprintf(desc, KUNIT_PARAM_DESC_SIZE, "%s", (*m)->name);
 }
 
 static inline void sim_sample(struct perfctr_cpu_state *state)

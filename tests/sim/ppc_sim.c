@@ -5,17 +5,25 @@
  * Documentation/perfctr/ppc32.rst.
  *
  * What is modelled: which PMCs and MMCRs exist; MMCR0[FC] freezing
- * everything; a counter counts only with a non-zero event select; an
- * overflow condition is bit 31 of a PMC setting, enabled by PMC1CE (PMC1)
- * or PMCnCE (the others); an enabled condition raises the exception if
- * PMXE is on, and the exception clears PMXE; FCECE sets FC on an enabled
- * condition; TRIGGER holds PMC2-6 until PMC1's condition, then clears.
+ * everything; a counter counts only with a non-zero event select. A
+ * PMC's overflow condition is its msb (bit 0 in the manuals' numbering,
+ * 0x80000000) being set, enabled by PMC1CE (PMC1) or PMCnCE (PMC2-6).
+ * The manuals warn that loading a negative value with the condition
+ * enabled may raise the exception without any event counted: so the
+ * condition is a level, looked at again whenever counters advance or
+ * MMCR0 or a PMC is written. With PMXE on, an enabled condition raises
+ * the exception, which clears PMXE. A condition that appears (a PMC turns
+ * negative, or its enable turns on) sets FC if FCECE is on and TRIGGER
+ * off; with TRIGGER on it only ends the trigger. TRIGGER holds PMC2-6
+ * until PMC1 is negative (enabled or not) or an enabled condition
+ * appears, and then clears itself (MPC7400/MPC7450 manuals, MMCR0).
  */
 #define PERFCTR_SIM 1
 
 #include <linux/bits.h>
 #include <linux/errno.h>
 #include <linux/ptrace.h>
+#include <linux/rcupdate.h>
 #include <linux/string.h>
 
 #include <perfctr/cpu.h>
@@ -59,14 +67,39 @@ const struct perfctr_ppc_sim_model sim_ppc_604e = {
 	.cpu_hz = MHZ(350), .tb_hz = MHZ(25),
 };
 
+/* 604ev (Mach 5, QEMU's "604r"): a 604e core. */
+const struct perfctr_ppc_sim_model sim_ppc_604ev = {
+	.name = "604ev", .pvr = 0x000A0101, .nrctrs = 4, .nrmmcrs = 2,
+	.cpu_hz = MHZ(300), .tb_hz = MHZ(25),
+};
+
+/* 750 rev 3.1: no overflow interrupt (the DEC/PMI erratum). */
 const struct perfctr_ppc_sim_model sim_ppc_750 = {
 	.name = "750", .pvr = 0x00080301, .nrctrs = 4, .nrmmcrs = 2,
 	.cpu_hz = MHZ(400), .tb_hz = MHZ(25),
 };
 
+/* 750CXe rev 2.4: the same version as the 750, and its erratum. */
+const struct perfctr_ppc_sim_model sim_ppc_750cxe = {
+	.name = "750cxe", .pvr = 0x00082214, .nrctrs = 4, .nrmmcrs = 2,
+	.cpu_hz = MHZ(500), .tb_hz = MHZ(25),
+};
+
+/* 750FX DD2.2, the last revision with the erratum. */
+const struct perfctr_ppc_sim_model sim_ppc_750fx_dd22 = {
+	.name = "750fx-dd2.2", .pvr = 0x70000202, .nrctrs = 4, .nrmmcrs = 2,
+	.cpu_hz = MHZ(700), .tb_hz = MHZ(33),
+};
+
+/* 750FX DD2.3, the first without it. */
 const struct perfctr_ppc_sim_model sim_ppc_750fx = {
-	.name = "750fx", .pvr = 0x70000203, .nrctrs = 4, .nrmmcrs = 2,
+	.name = "750fx-dd2.3", .pvr = 0x70000203, .nrctrs = 4, .nrmmcrs = 2,
 	.cpu_hz = MHZ(800), .tb_hz = MHZ(33),
+};
+
+const struct perfctr_ppc_sim_model sim_ppc_750gx = {
+	.name = "750gx", .pvr = 0x70020102, .nrctrs = 4, .nrmmcrs = 2,
+	.cpu_hz = MHZ(1000), .tb_hz = MHZ(33),
 };
 
 const struct perfctr_ppc_sim_model sim_ppc_7400 = {
@@ -74,14 +107,30 @@ const struct perfctr_ppc_sim_model sim_ppc_7400 = {
 	.has_bamr = true, .cpu_hz = MHZ(450), .tb_hz = MHZ(25),
 };
 
+/* 7410 rev 1.2, the last with the 750's erratum; rev 1.3 is fixed. */
+const struct perfctr_ppc_sim_model sim_ppc_7410_r12 = {
+	.name = "7410-r1.2", .pvr = 0x800C1102, .nrctrs = 4, .nrmmcrs = 3,
+	.has_bamr = true, .cpu_hz = MHZ(450), .tb_hz = MHZ(25),
+};
+
 const struct perfctr_ppc_sim_model sim_ppc_7410 = {
-	.name = "7410", .pvr = 0x800C1104, .nrctrs = 4, .nrmmcrs = 3,
+	.name = "7410-r1.3", .pvr = 0x800C1103, .nrctrs = 4, .nrmmcrs = 3,
 	.has_bamr = true, .cpu_hz = MHZ(500), .tb_hz = MHZ(25),
 };
 
 const struct perfctr_ppc_sim_model sim_ppc_7450 = {
 	.name = "7450", .pvr = 0x80000201, .nrctrs = 6, .nrmmcrs = 3,
 	.has_bamr = true, .cpu_hz = MHZ(733), .tb_hz = MHZ(33),
+};
+
+const struct perfctr_ppc_sim_model sim_ppc_7455 = {
+	.name = "7455", .pvr = 0x80010201, .nrctrs = 6, .nrmmcrs = 3,
+	.has_bamr = true, .cpu_hz = MHZ(1250), .tb_hz = MHZ(83),
+};
+
+const struct perfctr_ppc_sim_model sim_ppc_7457 = {
+	.name = "7457", .pvr = 0x80020101, .nrctrs = 6, .nrmmcrs = 3,
+	.has_bamr = true, .cpu_hz = MHZ(1300), .tb_hz = MHZ(100),
 };
 
 const struct perfctr_ppc_sim_model sim_ppc_7447a = {
@@ -111,6 +160,17 @@ const struct perfctr_ppc_sim_model sim_ppc_603e = {
 	.tb_hz = MHZ(25),
 };
 
+/* Open Firmware without a timebase frequency: no generic driver. */
+const struct perfctr_ppc_sim_model sim_ppc_603e_no_tb = {
+	.name = "603e-no-tb", .pvr = 0x00060401, .cpu_hz = MHZ(200),
+};
+
+/* The same where the counters do not count: nothing to fall back on. */
+const struct perfctr_ppc_sim_model sim_ppc_qemu_7450_no_tb = {
+	.name = "qemu-7450-no-tb", .pvr = 0x80000201, .nrctrs = 6,
+	.nrmmcrs = 3, .has_bamr = true, .dead = true, .cpu_hz = MHZ(900),
+};
+
 /* No timebase: no driver. */
 const struct perfctr_ppc_sim_model sim_ppc_601 = {
 	.name = "601", .pvr = 0x00010001,
@@ -138,14 +198,37 @@ static u32 sim_ce_bit(unsigned int pmc)
 	return pmc ? PMCNCE : PMC1CE;
 }
 
-/* An enabled condition happened on counter @pmc. */
-static void sim_condition(unsigned int pmc)
+/* The PMCs whose overflow condition holds now: negative and enabled. */
+static u32 sim_conditions(void)
 {
-	if (pmc == 0 && (S.mmcr[0] & TRIGGER))
+	u32 cond = 0;
+	unsigned int pmc;
+
+	for (pmc = 0; pmc < S.m->nrctrs; pmc++)
+		if ((S.pmc[pmc] & BIT(31)) && (S.mmcr[0] & sim_ce_bit(pmc)))
+			cond |= BIT(pmc);
+	return cond;
+}
+
+/* What the conditions do to MMCR0; after every change that may matter. */
+static void sim_evaluate(void)
+{
+	u32 cond, fresh;
+
+	if (S.m->dead)
+		return;
+	cond = sim_conditions();
+	fresh = cond & ~S.cond_seen;
+	S.cond_seen = cond;
+	if (fresh) {
+		if (S.mmcr[0] & TRIGGER)
+			S.mmcr[0] &= ~TRIGGER;
+		else if (S.mmcr[0] & FCECE)
+			S.mmcr[0] |= FC;
+	}
+	if ((S.mmcr[0] & TRIGGER) && (S.pmc[0] & BIT(31)))
 		S.mmcr[0] &= ~TRIGGER;
-	if (S.mmcr[0] & FCECE)
-		S.mmcr[0] |= FC;
-	if (S.mmcr[0] & PMXE) {
+	if (cond && (S.mmcr[0] & PMXE)) {
 		S.mmcr[0] &= ~PMXE;
 		S.pmi_pending = true;
 	}
@@ -153,7 +236,6 @@ static void sim_condition(unsigned int pmc)
 
 void perfctr_ppc_sim_tick(u32 n)
 {
-	u32 conditions = 0, old;
 	unsigned int pmc;
 
 	if (S.m->dead || (S.mmcr[0] & FC))
@@ -163,15 +245,9 @@ void perfctr_ppc_sim_tick(u32 n)
 			continue;
 		if (pmc && (S.mmcr[0] & TRIGGER))
 			continue;
-		old = S.pmc[pmc];
 		S.pmc[pmc] += n;
-		if (!(old & BIT(31)) && (S.pmc[pmc] & BIT(31)) &&
-		    (S.mmcr[0] & sim_ce_bit(pmc)))
-			conditions |= BIT(pmc);
 	}
-	for (pmc = 0; pmc < S.m->nrctrs; pmc++)
-		if (conditions & BIT(pmc))
-			sim_condition(pmc);
+	sim_evaluate();
 }
 
 /* Live mode: counting counters count the timebase ticks since the last access. */
@@ -225,6 +301,7 @@ u32 perfctr_ppc_sim_read_mmcr(unsigned int n)
 		S.nr_bad++;
 		return 0;
 	}
+	S.nr_mmcr_reads++;
 	sim_live_advance();
 	return S.mmcr[n];
 }
@@ -238,6 +315,7 @@ void perfctr_ppc_sim_write_mmcr(unsigned int n, u32 val)
 	sim_live_advance();
 	S.nr_mmcr_writes++;
 	S.mmcr[n] = val;
+	sim_evaluate();
 	simpmu_publish();
 	if (n == 0)
 		simpmu_pmxe_changed();
@@ -265,7 +343,9 @@ void perfctr_ppc_sim_write_pmc(unsigned int n, u32 val)
 	sim_live_advance();
 	S.nr_pmc_writes++;
 	S.pmc[n] = val;
+	sim_evaluate();
 	simpmu_publish();
+	simpmu_pmxe_changed();
 }
 
 void perfctr_ppc_sim_write_bamr(u32 val)
@@ -291,11 +371,20 @@ void perfctr_ppc_sim_clocks(struct pp_clocks *clk)
  */
 static char *model = "7450";
 module_param(model, charp, 0444);
-MODULE_PARM_DESC(model, "simulated CPU: 604 604e 750 7400 7450");
+MODULE_PARM_DESC(model,
+		 "simulated CPU: 604 604e 750 (a 750GX) 7400 (no PCINT) 7410 7450");
 
-static const struct perfctr_ppc_sim_model *const simpmu_models[] = {
-	&sim_ppc_604, &sim_ppc_604e, &sim_ppc_750, &sim_ppc_7400,
-	&sim_ppc_7450,
+/*
+ * The family names the Check suites use. "750" is a 750GX, a 750 whose
+ * overflow interrupt works (a plain 750 has none: detect.c).
+ */
+static const struct {
+	const char *name;
+	const struct perfctr_ppc_sim_model *m;
+} simpmu_models[] = {
+	{ "604", &sim_ppc_604 }, { "604e", &sim_ppc_604e },
+	{ "750", &sim_ppc_750gx }, { "7400", &sim_ppc_7400 },
+	{ "7410", &sim_ppc_7410 }, { "7450", &sim_ppc_7450 },
 };
 
 /* An unknown model is a 601: the driver refuses to load. */
@@ -304,8 +393,8 @@ static const struct perfctr_ppc_sim_model *simpmu_model(void)
 	unsigned int i;
 
 	for (i = 0; i < ARRAY_SIZE(simpmu_models); i++)
-		if (!strcmp(simpmu_models[i]->name, model))
-			return simpmu_models[i];
+		if (!strcmp(simpmu_models[i].name, model))
+			return simpmu_models[i].m;
 	return &sim_ppc_601;
 }
 
@@ -421,17 +510,19 @@ static enum hrtimer_restart simpmu_pmi_tick(struct hrtimer *timer)
 		S.pmi_pending = false;
 		handler(get_irq_regs());
 	}
-	if (!(S.mmcr[0] & PMXE))
+	if (!(S.mmcr[0] & PMXE) && !S.pmi_pending)
 		return HRTIMER_NORESTART;
 	hrtimer_forward_now(timer, ns_to_ktime(SIMPMU_PMI_PERIOD_NS));
 	return HRTIMER_RESTART;
 }
 
+/* PMXE on, or an exception it already raised: the timer must run. */
 static void simpmu_pmxe_changed(void)
 {
 	struct hrtimer *t = this_cpu_ptr(&simpmu_pmi_timer);
 
-	if ((S.mmcr[0] & PMXE) && t->function && !hrtimer_active(t))
+	if (((S.mmcr[0] & PMXE) || S.pmi_pending) && t->function &&
+	    !hrtimer_active(t))
 		hrtimer_start(t, ns_to_ktime(SIMPMU_PMI_PERIOD_NS),
 			      HRTIMER_MODE_REL_PINNED_HARD);
 }
@@ -488,6 +579,8 @@ void perfctr_ppc_sim_release(void)
 		S.nr_bad++;
 	S.reserved = false;
 	S.handler = NULL;
+	/* From here an exception no longer reaches the handler. */
+	S.release_gp = get_state_synchronize_rcu();
 }
 
 /* The KUnit simulation is this CPU's: the others have nothing to do. */

@@ -40,7 +40,10 @@ struct perfctr_ppc_sim_state {
 	bool reserved;
 	pp_perf_irq_t handler;		/* the reserver's exception handler */
 	bool pmi_pending;		/* an enabled condition met PMXE */
-	unsigned int nr_mmcr_writes, nr_pmc_writes, nr_pmc_reads, nr_mftb;
+	u32 cond_seen;			/* conditions at the last look */
+	unsigned long release_gp;	/* RCU state when released */
+	unsigned int nr_mmcr_writes, nr_mmcr_reads;
+	unsigned int nr_pmc_writes, nr_pmc_reads, nr_mftb;
 	unsigned int nr_bad;		/* access to a register the CPU lacks */
 	bool live;			/* counters follow the real timebase */
 	u32 last_tb;
@@ -54,9 +57,12 @@ DECLARE_PER_CPU(struct perfctr_ppc_sim_state, perfctr_ppc_sim_pcpu);
 #define perfctr_ppc_sim (*raw_cpu_ptr(&perfctr_ppc_sim_pcpu))
 
 extern const struct perfctr_ppc_sim_model sim_ppc_604, sim_ppc_604e,
-	sim_ppc_750, sim_ppc_750fx, sim_ppc_7400, sim_ppc_7410, sim_ppc_7450,
+	sim_ppc_604ev, sim_ppc_750, sim_ppc_750cxe, sim_ppc_750fx_dd22,
+	sim_ppc_750fx, sim_ppc_750gx, sim_ppc_7400, sim_ppc_7410_r12,
+	sim_ppc_7410, sim_ppc_7450, sim_ppc_7455, sim_ppc_7457,
 	sim_ppc_7447a, sim_ppc_7448, sim_ppc_qemu_7450, sim_ppc_qemu_750,
-	sim_ppc_603e, sim_ppc_601;
+	sim_ppc_603e, sim_ppc_603e_no_tb, sim_ppc_qemu_7450_no_tb,
+	sim_ppc_601;
 
 /* Power on @m: registers zero, timebase at 0 and still, nothing reserved. */
 void perfctr_ppc_sim_reset(const struct perfctr_ppc_sim_model *m);

@@ -140,6 +140,10 @@ static void ppc_imode(struct perfctr_cpu_control *c)
 	c->ppc.mmcr0 = PERFCTR_PPC_MMCR0_PMXE | PERFCTR_PPC_MMCR0_PMCNCE;
 }
 
+/*
+ * "750" is a 750GX: the 750 family's name, and a 750 whose overflow
+ * interrupt works (a plain 750 has none, for its DEC/PMI erratum).
+ */
 static const struct model models[] = {
 	{ "7450", "PowerPC 7450", "", 6, ppc_good, ppc_bad, ppc_imode },
 	{ "750", "PowerPC 750", "", 4, ppc_good, ppc_bad, ppc_imode },

@@ -20,6 +20,7 @@
 #include <linux/math.h>
 #include <linux/mutex.h>
 #include <linux/percpu.h>
+#include <linux/rcupdate.h>
 #include <linux/smp.h>
 #include <linux/string.h>
 
@@ -108,7 +109,7 @@ static int pp_check_ctrs(const struct perfctr_cpu_control *c, u32 *imask,
 			return -EINVAL;
 		if (i < c->nractrs)
 			continue;
-		/* Overflow is the step from bit 31 clear to bit 31 set. */
+		/* Overflow is the msb (0x80000000) going from 0 to 1. */
 		if (c->ireset[i] < 0)
 			return -EINVAL;
 		*imask |= BIT(pmc);
@@ -119,15 +120,18 @@ static int pp_check_ctrs(const struct perfctr_cpu_control *c, u32 *imask,
 
 /*
  * MMCR0: the event selects come from evntsel[] and FC is the driver's.
- * The exception is enabled exactly when there are i-mode counters, each
- * of those with its overflow condition on; a condition must not cover an
- * a-mode counter, whose wrap past bit 31 is no overflow.
+ * TBEE is refused: a timebase event is no counter overflow, so
+ * perfctr_cpu_identify_overflow() could not report it, and with FCECE it
+ * would freeze the counters for good. The exception is enabled exactly
+ * when there are i-mode counters, each of those with its overflow
+ * condition on; a condition must not cover an a-mode counter, whose wrap
+ * past the msb is no overflow.
  */
 static int pp_check_mmcr0(u32 mmcr0, u32 imask, u32 amask)
 {
 	u32 ce, pmc;
 
-	if (mmcr0 & (PP_MMCR0_PMCSEL | PP_MMCR0_FC))
+	if (mmcr0 & (PP_MMCR0_PMCSEL | PP_MMCR0_FC | PP_MMCR0_TBEE))
 		return -EINVAL;
 	if (!(mmcr0 & PP_MMCR0_PMXE) != !imask)
 		return -EINVAL;
@@ -216,17 +220,33 @@ static void pp_freeze(struct pp_cache *cache)
 
 /*
  * With FCECE or TRIGGER the hardware rewrites MMCR0[FC] and [TRIGGER]
- * by itself: keep what it did in the state, so the next resume carries on
- * from there, and know what the register holds.
+ * by itself while the counters run. Read MMCR0 and freeze at once, so
+ * nothing changes after the read: keep what the hardware did in the
+ * state, so the next resume carries on from there, and know exactly
+ * what the register holds. The counters stay frozen until resume.
  */
-static void pp_save_async(struct perfctr_cpu_state *state,
-			  struct pp_cache *cache)
+void pp_save_async(struct perfctr_cpu_state *state, struct pp_cache *cache)
 {
 	u32 hw = pp_read_mmcr(0);
+	u32 frozen = (hw | PP_MMCR0_FC) & ~PP_MMCR0_PMXE;
 	u32 keep = PP_MMCR0_FC | PP_MMCR0_TRIGGER;
 
+	if (hw != frozen)
+		pp_write_mmcr(0, frozen);
+	cache->mmcr[0] = frozen;
 	state->ppc_mmcr[0] = (state->ppc_mmcr[0] & ~keep) | (hw & keep);
-	cache->mmcr[0] = hw;
+}
+
+/*
+ * Only running counters change MMCR0 by themselves, and the hardware
+ * only ever sets FC: once the cache says FC, the driver froze them (and
+ * saved what they did), or the state was resumed frozen.
+ */
+static bool pp_mmcr0_async(const struct perfctr_cpu_state *state,
+			   const struct pp_cache *cache)
+{
+	return (state->ppc_mmcr[0] & PP_MMCR0_ASYNC) &&
+	       !(cache->mmcr[0] & PP_MMCR0_FC);
 }
 
 static void pp_accumulate_ctrs(struct perfctr_cpu_state *state,
@@ -272,7 +292,7 @@ void perfctr_cpu_suspend(struct perfctr_cpu_state *state)
 	u32 cstatus = state->cstatus;
 	unsigned int nrctrs = perfctr_cstatus_nrctrs(cstatus);
 
-	if (nrctrs && (state->ppc_mmcr[0] & PP_MMCR0_ASYNC))
+	if (nrctrs && pp_mmcr0_async(state, cache))
 		pp_save_async(state, cache);
 	if (perfctr_cstatus_has_ictrs(cstatus)) {
 		pp_freeze(cache);
@@ -291,12 +311,22 @@ void perfctr_cpu_suspend(struct perfctr_cpu_state *state)
 	}
 }
 
-/* Put the i-mode counters' start values back, unless they are still there. */
+/*
+ * Put the i-mode counters' start values back, unless they are still
+ * there. The overflow condition is a level: a counter this state does
+ * not use but whose condition PMC1CE or PMCnCE enables would raise the
+ * exception again and again if it held a negative value (left by an
+ * earlier a-mode state, or on the 604 where nothing zeroes counters at
+ * suspend). So every counter the state does not use is zeroed too; its
+ * a-mode counters are left alone.
+ */
 static void pp_iresume(const struct perfctr_cpu_state *state,
 		       struct pp_cache *cache)
 {
 	unsigned int i = perfctr_cstatus_nractrs(state->cstatus);
 	unsigned int nrctrs = perfctr_cstatus_nrctrs(state->cstatus);
+	unsigned long unused;
+	unsigned int pmc;
 
 	if (cache->id == state->k1.id &&
 	    state->k1.isuspend_cpu == smp_processor_id())
@@ -304,6 +334,10 @@ static void pp_iresume(const struct perfctr_cpu_state *state,
 	pp_freeze(cache);
 	for (; i < nrctrs; i++)
 		pp_write_pmc(state->pmc[i].map, state->pmc[i].start);
+	cache->used = pp_used_mask(state);
+	unused = GENMASK(pp_family.nrctrs - 1, 0) & ~cache->used;
+	for_each_set_bit(pmc, &unused, PP_MAX_PMCS)
+		pp_write_pmc(pmc, 0);
 }
 
 /*
@@ -477,8 +511,15 @@ void perfctr_cpu_release(const char *service)
 	mutex_lock(&reserve_lock);
 	if (reserved_by == service) {
 		pp_on_each_cpu(pp_clear_cpu);
-		if (pp_family.nrctrs)
+		if (pp_family.nrctrs) {
 			pp_release_hw();
+			/*
+			 * A PMI handler already running on another CPU runs
+			 * with interrupts off, an RCU read-side section: wait
+			 * for it, so it cannot outlive the module's text.
+			 */
+			synchronize_rcu();
+		}
 		reserved_by = NULL;
 	}
 	mutex_unlock(&reserve_lock);
@@ -518,36 +559,47 @@ static const char *pp_selftest(void)
 }
 
 /* The name stays the detected CPU's, whatever driver ends up in use. */
-static void pp_use_family(const struct perfctr_ppc_family *f)
+static void pp_use_family(const struct perfctr_ppc_family *f, bool pcint)
 {
 	pp_family = *f;
 	perfctr_info.family_id = f->id;
 	perfctr_info.features = f->features;
+	if (pcint && f->nrctrs)
+		perfctr_info.features |= PERFCTR_FEATURE_PCINT;
 	perfctr_info.nrctrs = f->nrctrs;
 }
 
-/* Open Firmware gives the core and timebase clocks. */
-static void pp_set_clocks(void)
+/*
+ * Open Firmware gives the core and timebase clocks. The generic driver
+ * has nothing but the timebase: without its frequency it has nothing to
+ * offer, and it does not load (-ENODEV).
+ */
+static int pp_set_clocks(void)
 {
 	struct pp_clocks clk;
 
 	pp_clocks(&clk);
+	if (!clk.tb_hz && !pp_family.nrctrs)
+		return -ENODEV;
 	perfctr_info.cpu_khz = clk.cpu_hz / 1000;
 	perfctr_info.tsc_to_cpu_mult = clk.tb_hz && clk.cpu_hz >= clk.tb_hz ?
 		DIV_ROUND_CLOSEST(clk.cpu_hz, clk.tb_hz) : 1;
+	return 0;
 }
 
 int perfctr_cpu_init(void)
 {
 	const struct perfctr_ppc_family *f;
 	const char *why = NULL;
+	bool pcint;
+	int err;
 
 	memset(&perfctr_info, 0, sizeof(perfctr_info));
 	cpumask_clear(&perfctr_cpus_forbidden_mask);
-	f = pp_detect_family(pp_mfpvr());
+	f = pp_detect_family(pp_mfpvr(), &pcint);
 	if (!f)
 		return -ENODEV;
-	pp_use_family(f);
+	pp_use_family(f, pcint);
 	perfctr_info.name = f->name;
 	/* Counters perf_events holds exist; leave them alone then. */
 	if (f->nrctrs && !pp_reserve_hw(NULL)) {
@@ -557,10 +609,12 @@ int perfctr_cpu_init(void)
 		pp_release_hw();
 	}
 	if (why) {
-		pp_use_family(&perfctr_ppc_generic_family);
+		pp_use_family(&perfctr_ppc_generic_family, false);
 		perfctr_info.fallback_reason = why;
 	}
-	pp_set_clocks();
+	err = pp_set_clocks();
+	if (err)
+		return err;
 	return pp_hotplug_init();
 }
 

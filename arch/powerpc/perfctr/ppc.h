@@ -33,6 +33,7 @@ enum perfctr_ppc_family_id {
 #define PP_MMCR0_PMC1CE	PERFCTR_PPC_MMCR0_PMC1CE
 #define PP_MMCR0_PMCNCE	PERFCTR_PPC_MMCR0_PMCNCE
 #define PP_MMCR0_TRIGGER	PERFCTR_PPC_MMCR0_TRIGGER
+#define PP_MMCR0_TBEE	PERFCTR_PPC_MMCR0_TBEE
 #define PP_MMCR0_PMCSEL	PERFCTR_PPC_MMCR0_PMCSEL
 #define PP_MMCR2_THRESHMULT	PERFCTR_PPC_MMCR2_THRESHMULT
 
@@ -60,7 +61,7 @@ struct perfctr_ppc_family {
 	enum perfctr_ppc_family_id id;
 	unsigned int nrctrs;		/* 2, 4 or 6 */
 	unsigned int nrmmcrs;		/* 1, 2 or 3 */
-	unsigned int features;		/* PERFCTR_FEATURE_* */
+	unsigned int features;		/* PERFCTR_FEATURE_*, but PCINT */
 	bool has_bamr;			/* 74xx: cleared at reservation */
 };
 
@@ -75,17 +76,25 @@ extern const struct perfctr_ppc_family perfctr_ppc7450_family;
 extern struct perfctr_ppc_family pp_family;
 
 /*
- * Detection (detect.c): the driver for this PVR, or NULL if the CPU has
- * no timebase (601) or is not a 32-bit Book3S CPU we know.
+ * Detection (detect.c): the driver for this PVR: its family's, or the
+ * generic one for a CPU without a known performance monitor; NULL only
+ * for the 601, which has no timebase. *pcint tells whether the overflow
+ * interrupt of this model and revision can be used.
  */
-const struct perfctr_ppc_family *pp_detect_family(u32 pvr);
+const struct perfctr_ppc_family *pp_detect_family(u32 pvr, bool *pcint);
 
 /* Overflow interrupts (irq.c). */
 void pp_irq_arm(struct perfctr_cpu_state *state);
 void pp_irq_disarm(void);
 void pp_perf_irq(struct pt_regs *regs);
 
-/* The cache of this CPU; the interrupt handler forgets what it knows. */
+/* The cache of this CPU, which the interrupt handler keeps exact. */
 struct pp_cache *pp_this_cache(void);
+
+/*
+ * Read MMCR0 and freeze the counters (FC on, PMXE off) at once; keep the
+ * FC and TRIGGER the hardware set or cleared in @state (core.c).
+ */
+void pp_save_async(struct perfctr_cpu_state *state, struct pp_cache *cache);
 
 #endif /* _PERFCTR_PPC_H */

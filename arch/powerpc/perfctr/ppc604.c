@@ -13,7 +13,7 @@ const struct perfctr_ppc_family perfctr_ppc604_family = {
 	.id = PERFCTR_PPC_604,
 	.nrctrs = 2,
 	.nrmmcrs = 1,
-	.features = PERFCTR_FEATURE_RDTSC | PERFCTR_FEATURE_PCINT,
+	.features = PERFCTR_FEATURE_RDTSC,
 };
 
 const struct perfctr_ppc_family perfctr_ppc604e_family = {
@@ -21,5 +21,5 @@ const struct perfctr_ppc_family perfctr_ppc604e_family = {
 	.id = PERFCTR_PPC_604,
 	.nrctrs = 4,
 	.nrmmcrs = 2,
-	.features = PERFCTR_FEATURE_RDTSC | PERFCTR_FEATURE_PCINT,
+	.features = PERFCTR_FEATURE_RDTSC,
 };

@@ -10,8 +10,8 @@
  */
 #include "ppc.h"
 
-#define PP_74XX_FEATURES (PERFCTR_FEATURE_RDPMC | PERFCTR_FEATURE_RDTSC | \
-			  PERFCTR_FEATURE_PCINT)
+/* PCINT depends on the model and revision: detect.c. */
+#define PP_74XX_FEATURES (PERFCTR_FEATURE_RDPMC | PERFCTR_FEATURE_RDTSC)
 
 const struct perfctr_ppc_family perfctr_ppc7400_family = {
 	.name = "PowerPC 7400",

@@ -4,6 +4,8 @@
  *
  * Four counters, MMCR0 and MMCR1, laid out as on the 604e. User mode can
  * read every counter through UPMC1-UPMC4, so the fast read path works.
+ * Overflow interrupts only where errata allow them (detect.c): 750FX
+ * from DD2.3 and 750GX, not the 740/750, 745/755 or 750CX/CXe.
  */
 #include "ppc.h"
 
@@ -12,6 +14,6 @@ const struct perfctr_ppc_family perfctr_ppc750_family = {
 	.id = PERFCTR_PPC_750,
 	.nrctrs = 4,
 	.nrmmcrs = 2,
-	.features = PERFCTR_FEATURE_RDPMC | PERFCTR_FEATURE_RDTSC |
-		    PERFCTR_FEATURE_PCINT,
+	/* PCINT depends on the model and revision: detect.c. */
+	.features = PERFCTR_FEATURE_RDPMC | PERFCTR_FEATURE_RDTSC,
 };

@@ -32,10 +32,15 @@ struct perfctr_cpu_control {
 	__u32 _reserved[4];
 };
 
-/* MMCR0 bits that control.ppc.mmcr0 may carry (see ppc32.rst). */
-#define PERFCTR_PPC_MMCR0_FC		0x80000000U	/* the driver's own */
+/*
+ * MMCR0 bits of control.ppc.mmcr0 (see ppc32.rst), in the manuals' bit
+ * numbering bit 0 is 0x80000000. FC and TBEE are refused: FC is the
+ * driver's own, and a timebase event is no counter overflow.
+ */
+#define PERFCTR_PPC_MMCR0_FC		0x80000000U	/* refused */
 #define PERFCTR_PPC_MMCR0_PMXE		0x04000000U	/* exception enable */
 #define PERFCTR_PPC_MMCR0_FCECE		0x02000000U	/* freeze on event */
+#define PERFCTR_PPC_MMCR0_TBEE		0x00400000U	/* refused */
 #define PERFCTR_PPC_MMCR0_PMC1CE	0x00008000U	/* PMC1 overflow on */
 #define PERFCTR_PPC_MMCR0_PMCNCE	0x00004000U	/* PMC2-6 overflow on */
 #define PERFCTR_PPC_MMCR0_TRIGGER	0x00002000U
