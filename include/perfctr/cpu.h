@@ -87,7 +87,11 @@ const char *perfctr_cpu_reserved_by(void);
  */
 int perfctr_cpu_update_control(struct perfctr_cpu_state *state, bool is_global);
 
-/* The next four must be called with preemption disabled. */
+/*
+ * The next three must be called with preemption disabled; on ppc32, and
+ * for a state with i-mode counters anywhere, with interrupts off too (the
+ * overflow interrupt works on the same per-CPU data).
+ */
 void perfctr_cpu_suspend(struct perfctr_cpu_state *state);
 void perfctr_cpu_resume(struct perfctr_cpu_state *state);
 void perfctr_cpu_sample(struct perfctr_cpu_state *state);
@@ -111,7 +115,8 @@ void perfctr_cpu_user_read(const struct perfctr_cpu_state *state, bool on);
 /*
  * Has an i-mode counter whose count is @count overflowed? x86 presets
  * them negative and counts up through zero; ppc32 presets them
- * non-negative and the overflow is bit 31 setting.
+ * non-negative and the overflow is the most significant bit setting
+ * (bit 0 in the PowerPC manuals, 0x80000000).
  */
 static inline bool perfctr_ictr_overflowed(u32 count)
 {

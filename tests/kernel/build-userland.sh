@@ -55,13 +55,14 @@ fetch_source busybox "$out/src/busybox"
 (
 	cd "$out/src/busybox"
 	make -s CROSS_COMPILE=$cross allnoconfig >&2
-	# Static, with the shell and the applets the guest init and plans use.
+	# Static, with the shell and the applets the guest init and plans use
+	# (insmod with module parameters: perfctr_simpmu.ko model=...).
 	for opt in STATIC BUSYBOX FEATURE_INSTALLER SH_IS_ASH ASH ASH_OPTIMIZE_FOR_SIZE \
 		ASH_BASH_COMPAT ASH_ECHO ASH_PRINTF ASH_TEST ASH_GETOPTS \
 		ASH_CMDCMD FEATURE_SH_MATH MOUNT UMOUNT INSMOD RMMOD CAT ECHO \
 		SLEEP FEATURE_FANCY_SLEEP AWK SED GREP EGREP UNAME DMESG LS \
 		MKDIR TEST TEST1 TEST2 TR HALT POWEROFF REBOOT SYNC TRUE FALSE \
-		HEAD TAIL WC; do
+		HEAD TAIL WC FEATURE_CMDLINE_MODULE_OPTIONS; do
 		sed -i "s/^# CONFIG_$opt is not set/CONFIG_$opt=y/" .config
 	done
 	make -s CROSS_COMPILE=$cross oldconfig </dev/null >/dev/null

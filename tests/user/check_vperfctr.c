@@ -38,7 +38,7 @@
  * An i-mode start value that cannot overflow while a test runs, and one
  * that overflows some milliseconds after the counters start: x86 counts
  * up from a negative value to zero, ppc32 from a non-negative one until
- * bit 31 sets.
+ * the most significant bit (0x80000000) sets.
  */
 #define IRESET_SPAN	10000000
 #ifdef __powerpc__
