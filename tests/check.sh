@@ -73,10 +73,10 @@ suite_results() {
 		"$ROOT"/tests/kunit/cstatus_test.c \
 		"$ROOT"/tests/kunit/"$arch"_*_test.c | tr '\n' ' ')
 	nchk=$(ls "$user"/check_* | wc -l)
-	sed -n '/^== kunit begin/,/^== kunit end/p' "$log" |
+	sed -n '/== kunit begin/,/== kunit end/p' "$log" |
 		awk -v suites="$suites" -f "$ROOT/tests/lib/ktap.awk" |
 		sed "s/ kunit:/ ${pfx}kunit:/" >>"$results"
-	sed -n '/^== check begin/,/^== check end/p' "$log" |
+	sed -n '/== check begin/,/== check end/p' "$log" |
 		awk -v expect="$nchk" -f "$ROOT/tests/lib/check.awk" |
 		sed "s/ check:/ ${pfx}check:/" >>"$results"
 	sed -n "s/^RESULT \(PASS\|FAIL\) \(.*\)/\1 ${pfx}vm:\2/p" "$log" >>"$results"
@@ -184,16 +184,16 @@ stock_kernel() {
 		stock "$BUILD/vm-$n.log" || record FAIL "vm:$n-plan-completed" "see $BUILD/vm-$n.log"
 	sed -n "s/^RESULT \(PASS\|FAIL\) stock-\(.*\)/\1 vm:$n-\2/p" \
 		"$BUILD/vm-$n.log" >>"$results"
-	sed -n '/^== check begin/,/^== check end/p' "$BUILD/vm-$n.log" |
+	sed -n '/== check begin/,/== check end/p' "$BUILD/vm-$n.log" |
 		awk -v expect="$(ls "$BUILD"/user/check_* | wc -l)" \
 		    -f "$ROOT/tests/lib/check.awk" |
 		sed "s/ check:/ $n-check:/" >>"$results"
 	# Silent apart from our one line and the kernel's taint notices for
 	# an unsigned out-of-tree module.
-	noise=$(sed -n '/^== dmesg begin/,/^== dmesg end/p' "$BUILD/vm-$n.log" |
+	noise=$(sed -n '/== dmesg begin/,/== dmesg end/p' "$BUILD/vm-$n.log" |
 		grep -vE '^== dmesg|perfctr: .+, [0-9]+ counters|loading out-of-tree module taints kernel|module verification failed: signature and/or required key missing' |
 		grep -vE '^\[ *[0-9.]+\] *$' || true)
-	if ! grep -q '^== dmesg end' "$BUILD/vm-$n.log"; then
+	if ! grep -q '== dmesg end' "$BUILD/vm-$n.log"; then
 		record FAIL "$n-dmesg-silent" "no dmesg from the guest"
 	elif [ -z "$noise" ]; then
 		record PASS "$n-dmesg-silent"
@@ -208,6 +208,35 @@ if want stock; then
 	stock_kernel 6.1 stock
 	stock_kernel 6.12 stock612
 fi
+
+want matrix && {
+section "CPU matrix: detection and fallback on QEMU's CPU models"
+# matrix_kernel ARCH: build the module for ARCH's test kernel and its
+# matrix initramfs once; prints the kernel build dir.
+# ppc32 guests run tests/vm/plans/matrix under busybox.
+matrix_kernel() {
+	local arch=$1 kb bits=64 init mod extra=()
+	[ "$arch" = i386 ] && bits=32
+	if [ "$arch" = ppc32 ]; then
+		# The test build of the ppc32 VM: the KUnit suites run too.
+		[ -n "$ppc_kb" ] || return 1
+		kb=$ppc_kb
+		mod=$BUILD/ppc32
+		init=(--busybox "$ppc_ul/bin/busybox")
+		extra=("/bin/vm-exit=$BUILD/user-ppc32/vm-exit"
+		       "/lib/modules/perfctr_test.ko=$BUILD/ppc32/perfctr_test.ko")
+	else
+		kb=$(build_kernel "$arch") || return 1
+		mod=$BUILD/matrix-$arch
+		build_module "$kb" "$mod" "$BUILD/matrix-$arch.build.log" || return 1
+		init=(--init "$BUILD/user/matrix-init-$bits")
+	fi
+	"$ROOT/tests/vm/build-initramfs.sh" "${init[@]}" \
+		"$BUILD/matrix-$arch.cpio.gz" "$kb/usr/gen_init_cpio" \
+		"/lib/modules/perfctr.ko=$mod/perfctr.ko" "${extra[@]}" || return 1
+	echo "$kb"
+}
+}
 
 declare -A matrix_kb
 want matrix &&
