@@ -357,11 +357,22 @@ void perfctr_ppc_sim_write_bamr(u32 val)
 	S.bamr = val;
 }
 
+#ifdef PERFCTR_SIMPMU
+/*
+ * The live module counts the real timebase: its clocks are the machine's
+ * own, from Open Firmware, or user space would misjudge the TSC's rate.
+ */
+void perfctr_ppc_sim_clocks(struct pp_clocks *clk)
+{
+	pp_of_clocks(clk);
+}
+#else
 void perfctr_ppc_sim_clocks(struct pp_clocks *clk)
 {
 	clk->cpu_hz = S.m->cpu_hz;
 	clk->tb_hz = S.m->tb_hz;
 }
+#endif
 
 #ifdef PERFCTR_SIMPMU
 /*

@@ -12,6 +12,7 @@
 #ifndef _PERFCTR_PPC_REGS_H
 #define _PERFCTR_PPC_REGS_H
 
+#include <linux/of.h>
 #include <linux/types.h>
 
 #define PP_MAX_PMCS	6
@@ -24,6 +25,20 @@ struct pp_clocks {
 	u32 cpu_hz;
 	u32 tb_hz;
 };
+
+/* What Open Firmware says of the boot CPU's clocks. */
+static inline void pp_of_clocks(struct pp_clocks *clk)
+{
+	struct device_node *cpu = of_find_node_by_type(NULL, "cpu");
+
+	clk->cpu_hz = 0;
+	clk->tb_hz = 0;
+	if (!cpu)
+		return;
+	of_property_read_u32(cpu, "clock-frequency", &clk->cpu_hz);
+	of_property_read_u32(cpu, "timebase-frequency", &clk->tb_hz);
+	of_node_put(cpu);
+}
 
 #ifdef PERFCTR_SIM
 
@@ -96,7 +111,6 @@ static inline void pp_on_each_cpu(void (*fn)(void *))
 
 #else /* !PERFCTR_SIM */
 
-#include <linux/of.h>
 #include <linux/smp.h>
 #include <asm/pmc.h>
 #include <asm/reg.h>
@@ -206,15 +220,7 @@ static inline void pp_release_hw(void)
 
 static inline void pp_clocks(struct pp_clocks *clk)
 {
-	struct device_node *cpu = of_find_node_by_type(NULL, "cpu");
-
-	clk->cpu_hz = 0;
-	clk->tb_hz = 0;
-	if (!cpu)
-		return;
-	of_property_read_u32(cpu, "clock-frequency", &clk->cpu_hz);
-	of_property_read_u32(cpu, "timebase-frequency", &clk->tb_hz);
-	of_node_put(cpu);
+	pp_of_clocks(clk);
 }
 
 static inline void pp_on_each_cpu(void (*fn)(void *))
