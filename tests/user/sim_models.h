@@ -13,6 +13,8 @@
 
 #include <perfctr/perfctr.h>
 
+#include "test_util.h"
+
 struct sim_model {
 	const char *name;		/* the module's model= */
 	const char *cpu_type;		/* what info names */
@@ -154,7 +156,7 @@ static inline const struct sim_model *sim_model_find(const char *name)
 {
 	size_t i;
 
-	for (i = 0; name && i < sizeof(sim_models) / sizeof(sim_models[0]); i++)
+	for (i = 0; name && i < ARRAY_SIZE(sim_models); i++)
 		if (!strcmp(sim_models[i].name, name))
 			return &sim_models[i];
 	return NULL;
