@@ -29,6 +29,7 @@
 #include <unistd.h>
 
 #include "libperfctr.h"
+#include "sim_models.h"
 #include "test_util.h"
 
 #define NOBODY		65534
@@ -47,133 +48,6 @@
 #else
 #define IRESET_FAR	(-0x7fffffff)
 #define IRESET_NEAR	(-IRESET_SPAN)
-#endif
-
-/* --- the simulated PMU's families --- */
-
-struct sim_model {
-	const char *name;
-	void (*amode)(struct perfctr_cpu_control *c);	/* two a-mode ctrs */
-	void (*imode)(struct perfctr_cpu_control *c, int ireset); /* 1 a, 1 i */
-	void (*refused)(struct perfctr_cpu_control *c);	/* a rule broken */
-};
-
-#ifndef __powerpc__
-#define EN_CPL		0x00430000U	/* EN | OS | USR */
-#define EVNTSEL_INT	0x00100000U
-
-static void k7_amode(struct perfctr_cpu_control *c)
-{
-	c->nractrs = 2;
-	c->pmc_map[0] = 0;
-	c->evntsel[0] = EN_CPL | 0x76;
-	c->pmc_map[1] = 3;
-	c->evntsel[1] = EN_CPL | 0xC0;
-}
-
-static void k7_imode(struct perfctr_cpu_control *c, int ireset)
-{
-	k7_amode(c);
-	c->nractrs = 1;
-	c->nrictrs = 1;
-	c->evntsel[1] |= EVNTSEL_INT;
-	c->ireset[1] = ireset;
-}
-
-static void k7_refused(struct perfctr_cpu_control *c)
-{
-	k7_amode(c);
-	c->evntsel[1] &= ~0x00400000U;		/* no enable bit */
-}
-
-static void arch_amode(struct perfctr_cpu_control *c)
-{
-	c->nractrs = 2;
-	c->pmc_map[0] = 1;
-	c->evntsel[0] = EN_CPL | 0x3C;
-	c->pmc_map[1] = PERFCTR_X86_FIXED_PMC | 1;
-	c->evntsel[1] = 0x3;
-}
-
-static void arch_imode(struct perfctr_cpu_control *c, int ireset)
-{
-	arch_amode(c);
-	c->nractrs = 1;
-	c->nrictrs = 1;
-	c->evntsel[1] |= 0x8;			/* fixed counter PMI */
-	c->ireset[1] = ireset;
-}
-
-static void arch_refused(struct perfctr_cpu_control *c)
-{
-	arch_amode(c);
-	c->evntsel[1] = 0x7;			/* AnyThread */
-}
-
-#define P4_CCCR(sel)	((1U << 12) | ((sel) << 13) | (3U << 16))
-#define P4_ESCR		((0x13U << 25) | (1U << 9) | 0xC)
-
-static void p4_amode(struct perfctr_cpu_control *c)
-{
-	c->nractrs = 2;
-	c->pmc_map[0] = 0x80000000U | 0;	/* fast RDPMC */
-	c->evntsel[0] = P4_CCCR(6);		/* FSB_ESCR0 */
-	c->p4.escr[0] = P4_ESCR;
-	c->pmc_map[1] = 0x80000000U | 12;
-	c->evntsel[1] = P4_CCCR(4);		/* CRU_ESCR0 */
-	c->p4.escr[1] = P4_ESCR;
-}
-
-static void p4_imode(struct perfctr_cpu_control *c, int ireset)
-{
-	p4_amode(c);
-	c->nractrs = 1;
-	c->nrictrs = 1;
-	c->evntsel[1] |= 1U << 26;		/* OVF_PMI_T0 */
-	c->ireset[1] = ireset;
-}
-
-static void p4_refused(struct perfctr_cpu_control *c)
-{
-	p4_amode(c);
-	c->evntsel[1] |= 1;			/* reserved CCCR bit */
-}
-
-static const struct sim_model models[] = {
-	{ "k7", k7_amode, k7_imode, k7_refused },
-	{ "arch-v2", arch_amode, arch_imode, arch_refused },
-	{ "p4-model3-ht", p4_amode, p4_imode, p4_refused },
-};
-#else
-/* PMC1 counting cycles (event 1), PMC3 instructions (event 2). */
-static void ppc_amode(struct perfctr_cpu_control *c)
-{
-	c->nractrs = 2;
-	c->pmc_map[0] = 0;
-	c->evntsel[0] = 1;
-	c->pmc_map[1] = 2;
-	c->evntsel[1] = 2;
-}
-
-static void ppc_imode(struct perfctr_cpu_control *c, int ireset)
-{
-	ppc_amode(c);
-	c->nractrs = 1;
-	c->nrictrs = 1;
-	c->ireset[1] = ireset;
-	c->ppc.mmcr0 = PERFCTR_PPC_MMCR0_PMXE | PERFCTR_PPC_MMCR0_PMCNCE;
-}
-
-static void ppc_refused(struct perfctr_cpu_control *c)
-{
-	ppc_amode(c);
-	c->evntsel[1] = 0x20;			/* PMC3SEL has 5 bits */
-}
-
-static const struct sim_model models[] = {
-	{ "7450", ppc_amode, ppc_imode, ppc_refused },
-	{ "750", ppc_amode, ppc_imode, ppc_refused },
-};
 #endif
 
 static const char *model_name;		/* $PERFCTR_SIM_MODEL */
@@ -2660,16 +2534,13 @@ int main(int argc, char **argv)
 {
 	const char *v;
 	SRunner *sr;
-	size_t i;
 	int failed;
 
 	if (argc > 1 && !strcmp(argv[1], PROBE_ARG))
 		return exec_probe();
 
 	model_name = getenv("PERFCTR_SIM_MODEL");
-	for (i = 0; model_name && i < ARRAY_SIZE(models); i++)
-		if (!strcmp(models[i].name, model_name))
-			model = &models[i];
+	model = sim_model_find(model_name);
 
 	/* TSC (timebase) ticks per ms: the core clock over their ratio. */
 	v = info_field("cpu_khz");

@@ -1,0 +1,165 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+/*
+ * The simulated PMU's families (perfctr_simpmu.ko model=NAME), as the
+ * Check suites program them: for each, two a-mode counters, the same
+ * with the second counter in i-mode, and a control one rule of the
+ * family refuses. Their counters count the TSC's (timebase's) ticks.
+ */
+#ifndef _PERFCTR_TESTS_SIM_MODELS_H
+#define _PERFCTR_TESTS_SIM_MODELS_H
+
+#include <stddef.h>
+#include <string.h>
+
+#include <perfctr/perfctr.h>
+
+#include "test_util.h"
+
+struct sim_model {
+	const char *name;		/* the module's model= */
+	const char *cpu_type;		/* what info names */
+	const char *forbidden;		/* info's cpus_forbidden */
+	unsigned int nrctrs;
+	void (*amode)(struct perfctr_cpu_control *c);	/* two a-mode ctrs */
+	void (*imode)(struct perfctr_cpu_control *c, int ireset); /* 1 a, 1 i */
+	void (*refused)(struct perfctr_cpu_control *c);	/* a rule broken */
+};
+
+#ifndef __powerpc__
+#define SIM_EN_CPL	0x00430000U	/* EN | OS | USR */
+#define SIM_EVNTSEL_INT	0x00100000U
+
+static inline void sim_k7_amode(struct perfctr_cpu_control *c)
+{
+	c->nractrs = 2;
+	c->pmc_map[0] = 0;
+	c->evntsel[0] = SIM_EN_CPL | 0x76;
+	c->pmc_map[1] = 3;
+	c->evntsel[1] = SIM_EN_CPL | 0xC0;
+}
+
+static inline void sim_k7_imode(struct perfctr_cpu_control *c, int ireset)
+{
+	sim_k7_amode(c);
+	c->nractrs = 1;
+	c->nrictrs = 1;
+	c->evntsel[1] |= SIM_EVNTSEL_INT;
+	c->ireset[1] = ireset;
+}
+
+static inline void sim_k7_refused(struct perfctr_cpu_control *c)
+{
+	sim_k7_amode(c);
+	c->evntsel[1] &= ~0x00400000U;		/* no enable bit */
+}
+
+static inline void sim_arch_amode(struct perfctr_cpu_control *c)
+{
+	c->nractrs = 2;
+	c->pmc_map[0] = 1;
+	c->evntsel[0] = SIM_EN_CPL | 0x3C;
+	c->pmc_map[1] = PERFCTR_X86_FIXED_PMC | 1;
+	c->evntsel[1] = 0x3;
+}
+
+static inline void sim_arch_imode(struct perfctr_cpu_control *c, int ireset)
+{
+	sim_arch_amode(c);
+	c->nractrs = 1;
+	c->nrictrs = 1;
+	c->evntsel[1] |= 0x8;			/* fixed counter PMI */
+	c->ireset[1] = ireset;
+}
+
+static inline void sim_arch_refused(struct perfctr_cpu_control *c)
+{
+	sim_arch_amode(c);
+	c->evntsel[1] = 0x7;			/* AnyThread */
+}
+
+#define SIM_P4_CCCR(sel)	((1U << 12) | ((sel) << 13) | (3U << 16))
+#define SIM_P4_ESCR		((0x13U << 25) | (1U << 9) | 0xC)
+
+static inline void sim_p4_amode(struct perfctr_cpu_control *c)
+{
+	c->nractrs = 2;
+	c->pmc_map[0] = 0x80000000U | 0;	/* fast RDPMC */
+	c->evntsel[0] = SIM_P4_CCCR(6);		/* FSB_ESCR0 */
+	c->p4.escr[0] = SIM_P4_ESCR;
+	c->pmc_map[1] = 0x80000000U | 12;
+	c->evntsel[1] = SIM_P4_CCCR(4);		/* CRU_ESCR0 */
+	c->p4.escr[1] = SIM_P4_ESCR;
+}
+
+static inline void sim_p4_imode(struct perfctr_cpu_control *c, int ireset)
+{
+	sim_p4_amode(c);
+	c->nractrs = 1;
+	c->nrictrs = 1;
+	c->evntsel[1] |= 1U << 26;		/* OVF_PMI_T0 */
+	c->ireset[1] = ireset;
+}
+
+static inline void sim_p4_refused(struct perfctr_cpu_control *c)
+{
+	sim_p4_amode(c);
+	c->evntsel[1] |= 1;			/* reserved CCCR bit */
+}
+
+static const struct sim_model sim_models[] = {
+	{ "k7", "AMD K7", "", 4, sim_k7_amode, sim_k7_imode, sim_k7_refused },
+	{ "arch-v2", "Intel architectural perfmon", "", 7, sim_arch_amode,
+	  sim_arch_imode, sim_arch_refused },
+	{ "p4-model3-ht", "Intel P4", "1", 18, sim_p4_amode, sim_p4_imode,
+	  sim_p4_refused },
+};
+#else
+/* PMC1 counting cycles (event 1), PMC3 instructions (event 2). */
+static inline void sim_ppc_amode(struct perfctr_cpu_control *c)
+{
+	c->nractrs = 2;
+	c->pmc_map[0] = 0;
+	c->evntsel[0] = 1;
+	c->pmc_map[1] = 2;
+	c->evntsel[1] = 2;
+}
+
+static inline void sim_ppc_imode(struct perfctr_cpu_control *c, int ireset)
+{
+	sim_ppc_amode(c);
+	c->nractrs = 1;
+	c->nrictrs = 1;
+	c->ireset[1] = ireset;
+	c->ppc.mmcr0 = PERFCTR_PPC_MMCR0_PMXE | PERFCTR_PPC_MMCR0_PMCNCE;
+}
+
+static inline void sim_ppc_refused(struct perfctr_cpu_control *c)
+{
+	sim_ppc_amode(c);
+	c->evntsel[1] = 0x20;			/* PMC3SEL has 5 bits */
+}
+
+/*
+ * "750" is a 750GX: the 750 family's name, and a 750 whose overflow
+ * interrupt works (a plain 750 has none, for its DEC/PMI erratum).
+ */
+static const struct sim_model sim_models[] = {
+	{ "7450", "PowerPC 7450", "", 6, sim_ppc_amode, sim_ppc_imode,
+	  sim_ppc_refused },
+	{ "750", "PowerPC 750", "", 4, sim_ppc_amode, sim_ppc_imode,
+	  sim_ppc_refused },
+};
+#endif
+
+/* The model called @name, or NULL. */
+static inline const struct sim_model *sim_model_find(const char *name)
+{
+	size_t i;
+
+	for (i = 0; name && i < ARRAY_SIZE(sim_models); i++)
+		if (!strcmp(sim_models[i].name, name))
+			return &sim_models[i];
+	return NULL;
+}
+
+#endif /* _PERFCTR_TESTS_SIM_MODELS_H */
