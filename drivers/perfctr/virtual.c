@@ -434,6 +434,23 @@ static void vp_ihandler(unsigned long pc)
 		vp_signal(current, signo, mask);
 }
 
+/*
+ * Gone for lookups from now on. True if it is linked and no one has
+ * queued its detach yet (an unlink, an exec seen at switch-in), nor will
+ * its pending link work: the caller must see it detached, once.
+ */
+static bool vp_mark_unlinked(struct vperfctr *v)
+{
+	unsigned long flags;
+	bool first;
+
+	raw_spin_lock_irqsave(&v->lock, flags);
+	first = v->linked && !v->unlinked;
+	WRITE_ONCE(v->unlinked, true);
+	raw_spin_unlock_irqrestore(&v->lock, flags);
+	return first;
+}
+
 static bool vp_dumpable(struct task_struct *task)
 {
 	bool ok;
@@ -477,20 +494,10 @@ static struct vperfctr *vp_find(struct task_struct *task)
 static void vp_drop_stale(void)
 {
 	struct vperfctr *v;
-	unsigned long flags;
-	bool now;
 
-	hash_for_each_possible(vp_hash, v, node, (unsigned long)current) {
-		if (v->owner != current)
-			continue;
-		raw_spin_lock_irqsave(&v->lock, flags);
-		/* Unlinked ones have their detach or link work queued. */
-		now = v->linked && !v->unlinked;
-		WRITE_ONCE(v->unlinked, true);
-		raw_spin_unlock_irqrestore(&v->lock, flags);
-		if (now)
+	hash_for_each_possible(vp_hash, v, node, (unsigned long)current)
+		if (v->owner == current && vp_mark_unlinked(v))
 			vp_detach(v);
-	}
 }
 
 static void vp_free(struct vperfctr *v)
@@ -904,9 +911,6 @@ static ssize_t vp_sums_read(struct file *file, char __user *buf, size_t count,
 /* vp_mutex held. */
 static void vp_unlink(struct vperfctr *v)
 {
-	unsigned long flags;
-	bool twork;
-
 	if (v->owner == current) {
 		WRITE_ONCE(v->unlinked, true);
 		vp_detach(v);
@@ -917,15 +921,11 @@ static void vp_unlink(struct vperfctr *v)
 		}
 		return;
 	}
-	raw_spin_lock_irqsave(&v->lock, flags);
 	/*
 	 * Since vp_find() the owner may have unlinked it itself (an exec):
 	 * its detach work is queued then, and twork must not be queued twice.
 	 */
-	twork = v->linked && !v->unlinked;	/* else link work detaches */
-	WRITE_ONCE(v->unlinked, true);
-	raw_spin_unlock_irqrestore(&v->lock, flags);
-	if (!twork)
+	if (!vp_mark_unlinked(v))
 		return;
 	init_task_work(&v->twork, vp_detach_fn);
 	/* Fails only if it is exiting: then its last switch reaps the set. */
