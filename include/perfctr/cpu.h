@@ -88,6 +88,15 @@ const char *perfctr_cpu_reserved_by(void);
 int perfctr_cpu_update_control(struct perfctr_cpu_state *state, bool is_global);
 
 /*
+ * PRE: @state's control was accepted by perfctr_cpu_update_control().
+ * True if a counter of it can count events in kernel mode (x86 CPL 0,
+ * PowerPC supervisor state), or the CPU cannot keep its counters out of
+ * kernel mode; false for a control with no counters (TSC only). For the
+ * high-level driver's privilege policy.
+ */
+bool perfctr_cpu_counts_kernel(const struct perfctr_cpu_state *state);
+
+/*
  * The next three must be called with preemption disabled; on ppc32, and
  * for a state with i-mode counters anywhere, with interrupts off too (the
  * overflow interrupt works on the same per-CPU data).

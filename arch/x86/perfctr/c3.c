@@ -4,6 +4,7 @@
  * be programmed, so the one counter must map to hardware counter 1. The
  * evntsel has just the 9-bit event field; nothing else can be set, and
  * there is no overflow interrupt. No self-test: no emulator offers a C3.
+ * With no mode bits the counter counts the kernel too: no counts_kernel.
  */
 #include "x86.h"
 

@@ -263,6 +263,13 @@ void perfctr_cpu_ireload(struct perfctr_cpu_state *state)
 	state->k1.isuspend_cpu = -1;
 }
 
+bool perfctr_cpu_counts_kernel(const struct perfctr_cpu_state *state)
+{
+	if (!perfctr_cstatus_nrctrs(state->cstatus))
+		return false;
+	return !pc_family.counts_kernel || pc_family.counts_kernel(state);
+}
+
 void perfctr_cpu_user_read(const struct perfctr_cpu_state *state, bool on)
 {
 	if (!(pc_family.features & PERFCTR_FEATURE_RDPMC))

@@ -116,3 +116,25 @@ void pc_clear_evntsels(struct pc_cache *cache)
 		cache->ctl[pmc] = 0;
 	}
 }
+
+/* Has any counter of @state one of @bits set (a fixed counter: @fixed_bits)? */
+bool pc_evntsel_has(const struct perfctr_cpu_state *state, u32 bits,
+		    u32 fixed_bits)
+{
+	const struct perfctr_cpu_control *control = &state->control;
+	unsigned int i, nrctrs = perfctr_cstatus_nrctrs(state->cstatus);
+
+	for (i = 0; i < nrctrs; i++) {
+		u32 want = pc_is_fixed(control->pmc_map[i]) ? fixed_bits : bits;
+
+		if (control->evntsel[i] & want)
+			return true;
+	}
+	return false;
+}
+
+/* P6, arch perfmon, AMD: EVNTSEL.OS (bit 17) or a fixed field's OS bit. */
+bool pc_evntsel_counts_kernel(const struct perfctr_cpu_state *state)
+{
+	return pc_evntsel_has(state, EVNTSEL_OS, FIXED_OS);
+}

@@ -14,7 +14,11 @@
 #define K7_CYCLES		0x76U		/* CPU clocks not halted */
 #define COUNT_ALL		(EVNTSEL_EN | EVNTSEL_OS | EVNTSEL_USR)
 
-/* evntsel_high[]: EventSelect[11:8], GuestOnly, HostOnly. */
+/*
+ * evntsel_high[]: EventSelect[11:8], GuestOnly, HostOnly. The last two
+ * pick host or guest, not a privilege level: only OS (bit 17) counts
+ * CPL 0.
+ */
 #define FAM10_HIGH_ALLOWED	0x0000030FU
 
 /* Every generation: own enable bit, INT for i-mode; @high: evntsel_high. */
@@ -32,6 +36,7 @@
 	.pmi = true,						\
 	.selftest_event = COUNT_ALL | K7_CYCLES,		\
 	.check_control = pc_check_evntsels,			\
+	.counts_kernel = pc_evntsel_counts_kernel,		\
 	.write_control = pc_write_evntsels,			\
 	.stop_counter = pc_stop_evntsel,			\
 	.clear_counters = pc_clear_evntsels

@@ -35,6 +35,8 @@
 #define CCCR_RESERVED		0xB80007FFU
 
 #define ESCR_CPL_T1		(BIT(0) | BIT(1))
+#define ESCR_T1_OS		BIT(1)
+#define ESCR_T0_OS		BIT(3)
 #define ESCR_RESERVED		BIT(31)		/* the 32nd bit */
 
 #define PEBS_UOP_TAG		BIT(24)
@@ -180,6 +182,17 @@ static void p4_commit_control(struct perfctr_cpu_state *state)
 			p4_escr_msr(c->pmc_map[i] & ~P4_FAST_RDPMC, c->evntsel[i]);
 }
 
+/* Either thread's OS bit counts that thread at CPL 0. */
+static bool p4_counts_kernel(const struct perfctr_cpu_state *state)
+{
+	unsigned int i, nrctrs = perfctr_cstatus_nrctrs(state->cstatus);
+
+	for (i = 0; i < nrctrs; i++)
+		if (state->control.p4.escr[i] & (ESCR_T0_OS | ESCR_T1_OS))
+			return true;
+	return false;
+}
+
 static void p4_write(u32 msr, u64 val, u64 *cached)
 {
 	if (*cached != val) {
@@ -263,6 +276,7 @@ const struct perfctr_x86_family perfctr_p4_family = {
 	.selftest_aux_msr = 0x3A2,
 	.selftest_aux = P4_SELFTEST_ESCR,
 	.check_control = p4_check_control,
+	.counts_kernel = p4_counts_kernel,
 	.commit_control = p4_commit_control,
 	.write_control = p4_write_control,
 	.stop_counter = p4_stop_counter,

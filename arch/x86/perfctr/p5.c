@@ -14,6 +14,7 @@
 #define MSR_P5_CTR0	0x12
 
 #define P5_CPL		0x00C0U	/* count at CPL 0-2 and/or CPL 3 */
+#define P5_CPL0_2	0x0040U	/* CC bit 6: count at CPL 0-2 */
 #define P5_INSTR	0x0016U	/* event: instructions executed */
 
 static u64 p5_cesr(const struct perfctr_cpu_state *state)
@@ -35,6 +36,15 @@ static void p5_write_control(const struct perfctr_cpu_state *state,
 		pc_wrmsr(MSR_P5_CESR, cesr);
 		cache->ctl[0] = cesr;
 	}
+}
+
+/*
+ * The CC field (bits 6-8) is events or clocks (bit 8), at CPL 3 (bit 7),
+ * at CPL 0-2 (bit 6): codes 001, 011, 101 and 111 count the kernel.
+ */
+static bool p5_counts_kernel(const struct perfctr_cpu_state *state)
+{
+	return pc_evntsel_has(state, P5_CPL0_2, 0);
 }
 
 static void p5_clear_counters(struct pc_cache *cache)
@@ -62,6 +72,7 @@ const struct perfctr_x86_family perfctr_p5_family = {
 	.read_by_msr = true,
 	.selftest_event = P5_CPL | P5_INSTR,
 	.rules = { .reserved = 0xFFFFFE00U, .cpl = P5_CPL },
+	.counts_kernel = p5_counts_kernel,
 	P5_COMMON,
 };
 
@@ -71,22 +82,28 @@ const struct perfctr_x86_family perfctr_p5mmx_family = {
 	.features = PERFCTR_FEATURE_RDPMC | PERFCTR_FEATURE_RDTSC,
 	.selftest_event = P5_CPL | P5_INSTR,
 	.rules = { .reserved = 0xFFFFFE00U, .cpl = P5_CPL },
+	.counts_kernel = p5_counts_kernel,
 	P5_COMMON,
 };
 
-/* Bit 10 is the Cyrix event-select extension; bits 9, 11-15 reserved. */
+/*
+ * Bit 10 is the Cyrix event-select extension; bits 9, 11-15 reserved.
+ * The CC field is the P5's.
+ */
 const struct perfctr_x86_family perfctr_mii_family = {
 	.name = "Cyrix 6x86MX/MII/III",
 	.id = PERFCTR_X86_CYRIX_MII,
 	.features = PERFCTR_FEATURE_RDPMC | PERFCTR_FEATURE_RDTSC,
 	.selftest_event = P5_CPL | P5_INSTR,
 	.rules = { .reserved = 0xFFFFFA00U, .cpl = P5_CPL },
+	.counts_kernel = p5_counts_kernel,
 	P5_COMMON,
 };
 
 /*
- * The WinChip has no CPL bits, cannot stop its counters, and its TSC
- * does not work. No self-test: no emulator presents one.
+ * The WinChip has no CPL bits (so its counters count the kernel too),
+ * cannot stop its counters, and its TSC does not work. No self-test: no
+ * emulator presents one.
  */
 const struct perfctr_x86_family perfctr_winchip_family = {
 	.name = "WinChip C6/2/3",

@@ -22,8 +22,7 @@
 static unsigned int arch_version;
 static DEFINE_PER_CPU(u64, saved_global_ctrl);
 
-/* A fixed counter's field in IA32_FIXED_CTR_CTRL. */
-#define FIXED_OS		0x1U
+/* A fixed counter's field in IA32_FIXED_CTR_CTRL (FIXED_OS: x86.h). */
 #define FIXED_USR		0x2U
 #define FIXED_PMI		0x8U	/* bit 2, AnyThread, is refused */
 #define FIXED_SHIFT(pmc)	(4 * PC_HW_INDEX(pmc))
@@ -154,7 +153,8 @@ bool pc_arch_perfmon_probe(const struct pc_cpu_ident *id,
 	.sel_msr = MSR_P6_EVNTSEL0,				\
 	.ctr_msr = MSR_P6_PERFCTR0,				\
 	.msr_stride = 1,					\
-	.check_control = pc_check_evntsels
+	.check_control = pc_check_evntsels,			\
+	.counts_kernel = pc_evntsel_counts_kernel
 
 const struct perfctr_x86_family perfctr_p6_family = {
 	.name = "Intel P6",

@@ -58,6 +58,9 @@ static inline bool pc_is_fixed(u32 pmc)
 #define EVNTSEL_INT		0x00100000U
 #define EVNTSEL_EN		0x00400000U
 
+/* Bit 0 of a fixed counter's IA32_FIXED_CTR_CTRL field: count at CPL 0. */
+#define FIXED_OS		0x1U
+
 /* How a family's event selects enable their counters. */
 enum pc_enable {
 	PC_EN_NONE,		/* no enable bit (P5, VIA C3) */
@@ -97,6 +100,11 @@ struct perfctr_x86_family {
 	/* Family rules beyond the per-counter ones; NULL if none. */
 	int (*check_control)(const struct perfctr_cpu_state *state,
 			     bool is_global);
+	/*
+	 * Can a counter of @state's valid control count in kernel mode (CPL
+	 * 0)? NULL: the family has no mode bits, so every counter does.
+	 */
+	bool (*counts_kernel)(const struct perfctr_cpu_state *state);
 	/* Derive per-state data from a valid control; NULL if none. */
 	void (*commit_control)(struct perfctr_cpu_state *state);
 	/* Load the control registers of @state (cache says what is there). */
@@ -140,6 +148,9 @@ void pc_write_evntsels(const struct perfctr_cpu_state *state,
 		       struct pc_cache *cache);
 void pc_stop_evntsel(u32 pmc, struct pc_cache *cache);
 void pc_clear_evntsels(struct pc_cache *cache);
+bool pc_evntsel_has(const struct perfctr_cpu_state *state, u32 bits,
+		    u32 fixed_bits);
+bool pc_evntsel_counts_kernel(const struct perfctr_cpu_state *state);
 
 /* Overflow interrupts (irq.c). */
 void pc_irq_arm(struct perfctr_cpu_state *state);
