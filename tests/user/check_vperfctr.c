@@ -31,364 +31,7 @@
 #include "libperfctr.h"
 #include "sim_models.h"
 #include "test_util.h"
-
-#define NOBODY		65534
-#define CTL_SIZE	sizeof(struct vperfctr_control)
-#define SUMS_SIZE	sizeof(struct perfctr_sum_ctrs)
-/*
- * An i-mode start value that cannot overflow while a test runs, and one
- * that overflows some milliseconds after the counters start: x86 counts
- * up from a negative value to zero, ppc32 from a non-negative one until
- * the most significant bit (0x80000000) sets.
- */
-#define IRESET_SPAN	10000000
-#ifdef __powerpc__
-#define IRESET_FAR	0
-#define IRESET_NEAR	(0x7fffffff - IRESET_SPAN)
-#else
-#define IRESET_FAR	(-0x7fffffff)
-#define IRESET_NEAR	(-IRESET_SPAN)
-#endif
-
-static const char *model_name;		/* $PERFCTR_SIM_MODEL */
-static const struct sim_model *model;	/* NULL: the TSC only */
-static unsigned long long khz;		/* TSC ticks per millisecond */
-static unsigned int nrctrs;
-static int cpus_forbidden;		/* some CPU has no counters */
-static long ncpus;
-
-/* --- time --- */
-
-/* The TSC, or on ppc32 the timebase: what the state page's tsc counts. */
-static inline unsigned long long rdtsc(void)
-{
-	unsigned int lo, hi;
-#ifdef __powerpc__
-	unsigned int again;
-
-	do {
-		asm volatile("mftbu %0; mftb %1; mftbu %2"
-			     : "=r" (hi), "=r" (lo), "=r" (again));
-	} while (hi != again);
-#else
-	asm volatile("rdtsc" : "=a" (lo), "=d" (hi));
-#endif
-	return (unsigned long long)hi << 32 | lo;
-}
-
-static unsigned long long ms_ticks(unsigned int ms)
-{
-	return khz * ms;
-}
-
-/* Busy for @ticks TSC ticks; returns the ticks that really passed. */
-static unsigned long long spin(unsigned long long ticks)
-{
-	unsigned long long t0 = rdtsc(), t;
-
-	do
-		t = rdtsc();
-	while (t - t0 < ticks);
-	return t - t0;
-}
-
-static int within(unsigned long long v, unsigned long long ref, unsigned int pct)
-{
-	return v >= ref * (100 - pct) / 100 && v <= ref * (100 + pct) / 100;
-}
-
-static int pin(int cpu)
-{
-	cpu_set_t set;
-
-	CPU_ZERO(&set);
-	CPU_SET(cpu, &set);
-	return sched_setaffinity(0, sizeof(set), &set);
-}
-
-/* --- controls --- */
-
-static void tsc_control(struct vperfctr_control *c)
-{
-	memset(c, 0, sizeof(*c));
-	c->cpu_control.tsc_on = 1;
-}
-
-/* The TSC and, on a simulated PMU, two a-mode counters: their number. */
-static unsigned int full_control(struct vperfctr_control *c)
-{
-	tsc_control(c);
-	if (!model)
-		return 0;
-	model->amode(&c->cpu_control);
-	return 2;
-}
-
-static __u32 full_cstatus(void)
-{
-	return perfctr_mk_cstatus(1, model ? 2 : 0, 0);
-}
-
-/* --- the raw files --- */
-
-static int pfs_open(pid_t tid, const char *name, int flags)
-{
-	char path[64];
-
-	snprintf(path, sizeof(path), PERFCTR_ROOT "/%d/%s", (int)tid, name);
-	return open(path, flags);
-}
-
-struct files {
-	pid_t tid;
-	int ctl, sums, cmd;
-};
-
-/* Without asserting, for threads and children; 0 or -1. */
-static int files_try(struct files *f, pid_t tid)
-{
-	f->tid = tid;
-	f->ctl = pfs_open(tid, "control", O_RDWR);
-	f->sums = pfs_open(tid, "sums", O_RDONLY);
-	f->cmd = pfs_open(tid, "command", O_WRONLY);
-	return f->ctl >= 0 && f->sums >= 0 && f->cmd >= 0 ? 0 : -1;
-}
-
-static void files_open(struct files *f, pid_t tid)
-{
-	ck_assert_msg(files_try(f, tid) == 0, "open %s/%d/*: %s", PERFCTR_ROOT,
-		      (int)tid, strerror(errno));
-}
-
-static ssize_t put_control(int fd, const struct vperfctr_control *c)
-{
-	return pwrite(fd, c, sizeof(*c), 0);
-}
-
-static ssize_t put_command(int fd, __u32 cmd)
-{
-	return pwrite(fd, &cmd, sizeof(cmd), 0);
-}
-
-static void get_control(int fd, struct vperfctr_control *c)
-{
-	ck_assert_int_eq(pread(fd, c, sizeof(*c), 0), sizeof(*c));
-}
-
-static void get_sums(int fd, struct perfctr_sum_ctrs *s)
-{
-	ck_assert_int_eq(pread(fd, s, sizeof(*s), 0), sizeof(*s));
-}
-
-/* The normal paths, asserted with the kernel's reason when they fail. */
-static void set_control(int fd, const struct vperfctr_control *c)
-{
-	ck_assert_msg(put_control(fd, c) == CTL_SIZE, "control write: %s", strerror(errno));
-}
-
-static void do_command(int fd, __u32 cmd)
-{
-	ck_assert_msg(put_command(fd, cmd) == sizeof(cmd), "command %u: %s", cmd,
-		      strerror(errno));
-}
-
-static void lib_control(struct vperfctr *vp, const struct vperfctr_control *c)
-{
-	ck_assert_msg(!vperfctr_control(vp, c), "vperfctr_control: %s", strerror(errno));
-}
-
-/*
- * Runs until the TSC sum (of @vp, else of the sums file @fd) reaches
- * @ticks: a known amount counted, however the thread was scheduled.
- */
-static void count_at_least(struct vperfctr *vp, int fd, unsigned long long ticks)
-{
-	unsigned long long t0 = rdtsc();
-	struct perfctr_sum_ctrs s;
-
-	for (;;) {
-		if (vp)
-			ck_assert_int_eq(vperfctr_read_sums(vp, &s), 0);
-		else
-			get_sums(fd, &s);
-		if (s.tsc >= ticks)
-			return;
-		ck_assert_msg(rdtsc() - t0 < ms_ticks(10000), "tsc sum stuck at %llu", s.tsc);
-		spin(ms_ticks(1));
-	}
-}
-
-/*
- * A sum that (re)started at @t0 can hold no more than the TSC ticks since:
- * the check that it did not keep what it had. The slack covers TSCs a
- * little apart on two CPUs.
- */
-static int since(unsigned long long sum, unsigned long long t0)
-{
-	return sum <= rdtsc() - t0 + ms_ticks(1);
-}
-
-static int is_zero(const void *p, size_t size)
-{
-	const unsigned char *b = p;
-
-	while (size--)
-		if (*b++)
-			return 0;
-	return 1;
-}
-
-static size_t page_size(void)
-{
-	return sysconf(_SC_PAGESIZE);
-}
-
-/* The kernel changes the state page under us: each read is a fresh load. */
-#define PAGE_LOAD(x)	__atomic_load_n(&(x), __ATOMIC_ACQUIRE)
-
-static __u32 cstatus_of(const struct vperfctr_state *st)
-{
-	return PAGE_LOAD(st->cpu_state.cstatus);
-}
-
-/* libperfctr's view of the page, read through PAGE_LOAD() here too. */
-static const struct vperfctr_state *state_of(const struct vperfctr *vp)
-{
-	return (const void *)vperfctr_state(vp);
-}
-
-/* The caller's state page, mapped as libperfctr maps it. */
-static const struct vperfctr_state *map_state(void)
-{
-	int fd = pfs_open(gettid(), "state", O_RDONLY);
-	void *p;
-
-	ck_assert_msg(fd >= 0, "open state: %s", strerror(errno));
-	p = mmap(NULL, page_size(), PROT_READ, MAP_SHARED, fd, 0);
-	ck_assert_msg(p != MAP_FAILED, "mmap state: %s", strerror(errno));
-	close(fd);
-	return p;
-}
-
-/* --- children --- */
-
-struct kid {
-	pid_t pid;
-	int rd;		/* from the child */
-	int wr;		/* to the child; closing it releases the child */
-};
-
-typedef int (*kid_fn)(int rd, int wr, void *arg);
-
-/* Non-asserting, for use in children too. The child _exit()s fn's value. */
-static int kid_spawn(struct kid *k, kid_fn fn, void *arg)
-{
-	int up[2], down[2];
-
-	if (pipe(up))
-		return -1;
-	if (pipe(down))
-		return -1;
-	k->pid = fork();
-	if (k->pid < 0)
-		return -1;
-	if (!k->pid) {
-		close(up[0]);
-		close(down[1]);
-		_exit(fn(down[0], up[1], arg));
-	}
-	close(up[1]);
-	close(down[0]);
-	k->rd = up[0];
-	k->wr = down[1];
-	return 0;
-}
-
-/* Releases the child and returns its exit code, or -1. */
-static int kid_reap(struct kid *k)
-{
-	int status;
-
-	close(k->wr);
-	close(k->rd);
-	if (waitpid(k->pid, &status, 0) != k->pid || !WIFEXITED(status))
-		return -1;
-	return WEXITSTATUS(status);
-}
-
-/* A child's failed step, and why, for the guest log; its exit code. */
-static int kid_fail(int step)
-{
-	fprintf(stderr, "check_vperfctr: child %d, step %d: %s\n", (int)getpid(), step,
-		strerror(errno));
-	return step;
-}
-
-/* What the child sends; if it fails first, says where. */
-static void kid_read(struct kid *k, void *buf, size_t size)
-{
-	ssize_t n = read(k->rd, buf, size);
-
-	if (n != (ssize_t)size)
-		ck_abort_msg("child sent %zd bytes, exited with %d", n, kid_reap(k));
-}
-
-static void kid_start(struct kid *k, kid_fn fn, void *arg)
-{
-	ck_assert_int_eq(kid_spawn(k, fn, arg), 0);
-}
-
-static void kid_done(struct kid *k)
-{
-	int code = kid_reap(k);
-
-	ck_assert_msg(code == 0, "child failed at step %d", code);
-}
-
-/* Blocks until the parent writes a byte or goes away. */
-static void kid_wait_go(int rd)
-{
-	char b;
-
-	while (read(rd, &b, 1) < 0 && errno == EINTR)
-		;
-}
-
-/* What a counting child tells its parent. */
-struct report {
-	struct vperfctr_control ctl;
-	struct perfctr_sum_ctrs sums;
-};
-
-/*
- * Counts for a while, suspends (so the sums are final), reports, waits.
- * With *arg set it makes itself non-dumpable first.
- */
-static int counting_kid(int rd, int wr, void *arg)
-{
-	int nodump = arg && *(int *)arg;
-	struct vperfctr *vp = vperfctr_open();
-	struct report r;
-
-	if (!vp)
-		return kid_fail(20);
-	memset(&r, 0, sizeof(r));
-	full_control(&r.ctl);
-	r.ctl.si_signo = SIGUSR2;
-	if (vperfctr_control(vp, &r.ctl))
-		return kid_fail(21);
-	spin(ms_ticks(5));
-	if (vperfctr_suspend(vp))
-		return kid_fail(22);
-	if (vperfctr_read_sums(vp, &r.sums) || !r.sums.tsc)
-		return kid_fail(23);
-	if (nodump && prctl(PR_SET_DUMPABLE, 0, 0, 0, 0))
-		return kid_fail(24);
-	if (write(wr, &r, sizeof(r)) != sizeof(r))
-		return kid_fail(25);
-	kid_wait_go(rd);
-	return 0;
-}
+#include "vp_util.h"
 
 /* --- the perfctr file system --- */
 
@@ -2437,6 +2080,17 @@ START_TEST(sim_model_known)
 	ck_assert_uint_ge(nrctrs, 2);
 }
 
+/* The id rules below are perfctr.read_same_uid's: opt in for them. */
+static void same_uid_on(void)
+{
+	ck_assert_int_eq(param_put("read_same_uid", "1"), 0);
+}
+
+static void same_uid_off(void)
+{
+	param_put("read_same_uid", "0");
+}
+
 static Suite *vperfctr_suite(void)
 {
 	Suite *s = suite_create("vperfctr");
@@ -2497,6 +2151,7 @@ static Suite *vperfctr_suite(void)
 	suite_add_tcase(s, tc);
 
 	tc = tcase_create("remote");
+	tcase_add_checked_fixture(tc, same_uid_on, same_uid_off);
 	tcase_add_test(tc, remote_read_as_root);
 	tcase_add_test(tc, remote_read_same_uid);
 	tcase_add_test(tc, remote_read_not_dumpable_refused);
@@ -2532,31 +2187,14 @@ static Suite *vperfctr_suite(void)
 
 int main(int argc, char **argv)
 {
-	const char *v;
 	SRunner *sr;
 	int failed;
 
 	if (argc > 1 && !strcmp(argv[1], PROBE_ARG))
 		return exec_probe();
 
-	model_name = getenv("PERFCTR_SIM_MODEL");
-	model = sim_model_find(model_name);
-
-	/* TSC (timebase) ticks per ms: the core clock over their ratio. */
-	v = info_field("cpu_khz");
-	khz = v ? strtoull(v, NULL, 10) : 0;
-	v = info_field("tsc_to_cpu_mult");
-	if (v && atoi(v) > 1)
-		khz /= atoi(v);
-	v = info_field("nrctrs");
-	nrctrs = v ? atoi(v) : 0;
-	v = info_field("cpus_forbidden");
-	cpus_forbidden = v && *v;
-	ncpus = sysconf(_SC_NPROCESSORS_ONLN);
-	if (!khz) {
-		fprintf(stderr, "check_vperfctr: no cpu_khz in %s\n", INFO_PATH);
+	if (vp_util_init())
 		return EXIT_FAILURE;
-	}
 	if (argc > 1 && !strcmp(argv[1], PROBE_NEW_ARG))
 		return model ? exec_new_set_probe() : 15;
 	/* Counters only where the model has them: P4 thread 1 has none. */

@@ -1,0 +1,124 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+/*
+ * Helpers shared by the Check suites of the virtual counters: time in
+ * TSC ticks, controls, the raw files of /proc/perfctr/<tid>/, and child
+ * processes that report back through pipes. vp_util_init() reads the
+ * driver's facts and $PERFCTR_SIM_MODEL once, in main().
+ */
+#ifndef _PERFCTR_VP_UTIL_H
+#define _PERFCTR_VP_UTIL_H
+
+#include <sys/types.h>
+
+#include "libperfctr.h"
+#include "sim_models.h"
+
+#define NOBODY		65534
+#define CTL_SIZE	sizeof(struct vperfctr_control)
+#define SUMS_SIZE	sizeof(struct perfctr_sum_ctrs)
+/*
+ * An i-mode start value that cannot overflow while a test runs, and one
+ * that overflows some milliseconds after the counters start: x86 counts
+ * up from a negative value to zero, ppc32 from a non-negative one until
+ * the most significant bit (0x80000000) sets.
+ */
+#define IRESET_SPAN	10000000
+#ifdef __powerpc__
+#define IRESET_FAR	0
+#define IRESET_NEAR	(0x7fffffff - IRESET_SPAN)
+#else
+#define IRESET_FAR	(-0x7fffffff)
+#define IRESET_NEAR	(-IRESET_SPAN)
+#endif
+
+extern const char *model_name;		/* $PERFCTR_SIM_MODEL */
+extern const struct sim_model *model;	/* NULL: the TSC only */
+extern unsigned long long khz;		/* TSC ticks per millisecond */
+extern unsigned int nrctrs;
+extern int cpus_forbidden;		/* some CPU has no counters */
+extern long ncpus;
+
+/* Reads cpu_khz, nrctrs, ... from /proc/perfctr/info; 0 or -1. */
+int vp_util_init(void);
+
+/* --- time --- */
+
+/* The TSC, or on ppc32 the timebase: what the state page's tsc counts. */
+static inline unsigned long long rdtsc(void)
+{
+	unsigned int lo, hi;
+#ifdef __powerpc__
+	unsigned int again;
+
+	do {
+		asm volatile("mftbu %0; mftb %1; mftbu %2"
+			     : "=r" (hi), "=r" (lo), "=r" (again));
+	} while (hi != again);
+#else
+	asm volatile("rdtsc" : "=a" (lo), "=d" (hi));
+#endif
+	return (unsigned long long)hi << 32 | lo;
+}
+
+/* The kernel changes the state page under us: each read is a fresh load. */
+
+/* The kernel changes the state page under us: each read is a fresh load. */
+#define PAGE_LOAD(x)	__atomic_load_n(&(x), __ATOMIC_ACQUIRE)
+
+struct files {
+	pid_t tid;
+	int ctl, sums, cmd;
+};
+
+struct kid {
+	pid_t pid;
+	int rd;		/* from the child */
+	int wr;		/* to the child; closing it releases the child */
+};
+
+typedef int (*kid_fn)(int rd, int wr, void *arg);
+
+/* What a counting child tells its parent. */
+struct report {
+	struct vperfctr_control ctl;
+	struct perfctr_sum_ctrs sums;
+};
+
+unsigned long long ms_ticks(unsigned int ms);
+unsigned long long spin(unsigned long long ticks);
+int within(unsigned long long v, unsigned long long ref, unsigned int pct);
+int pin(int cpu);
+void tsc_control(struct vperfctr_control *c);
+unsigned int full_control(struct vperfctr_control *c);
+__u32 full_cstatus(void);
+int pfs_open(pid_t tid, const char *name, int flags);
+int files_try(struct files *f, pid_t tid);
+void files_open(struct files *f, pid_t tid);
+ssize_t put_control(int fd, const struct vperfctr_control *c);
+ssize_t put_command(int fd, __u32 cmd);
+void get_control(int fd, struct vperfctr_control *c);
+void get_sums(int fd, struct perfctr_sum_ctrs *s);
+void set_control(int fd, const struct vperfctr_control *c);
+void do_command(int fd, __u32 cmd);
+void lib_control(struct vperfctr *vp, const struct vperfctr_control *c);
+void count_at_least(struct vperfctr *vp, int fd, unsigned long long ticks);
+int since(unsigned long long sum, unsigned long long t0);
+int is_zero(const void *p, size_t size);
+size_t page_size(void);
+__u32 cstatus_of(const struct vperfctr_state *st);
+const struct vperfctr_state *state_of(const struct vperfctr *vp);
+const struct vperfctr_state *map_state(void);
+int kid_spawn(struct kid *k, kid_fn fn, void *arg);
+int kid_reap(struct kid *k);
+int kid_fail(int step);
+void kid_read(struct kid *k, void *buf, size_t size);
+void kid_start(struct kid *k, kid_fn fn, void *arg);
+void kid_done(struct kid *k);
+void kid_wait_go(int rd);
+int counting_kid(int rd, int wr, void *arg);
+
+/* The loaded module's parameter @name: write @val (0 or errno); read. */
+int param_put(const char *name, const char *val);
+int param_get(const char *name);
+
+#endif /* _PERFCTR_VP_UTIL_H */
