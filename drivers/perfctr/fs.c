@@ -41,11 +41,14 @@ static const struct pfs_entry tid_files[] = {
 	{ "sums", S_IFREG | 0400, &vperfctr_sums_fops },
 	{ "state", S_IFREG | 0400, &vperfctr_state_fops },
 	{ "command", S_IFREG | 0200, &vperfctr_command_fops },
+	{ "status", S_IFREG | 0400, &vperfctr_status_fops },
 };
 
 static const struct pfs_entry root_files[] = {
 	{ "info", S_IFREG | 0444, &perfctr_info_fops },
-	{ "global", S_IFREG | 0600, &perfctr_global_fops },
+	/* Anyone may try: the files check CAP_PERFMON themselves. */
+	{ "global", S_IFREG | 0666, &perfctr_global_fops },
+	{ "reclaim", S_IFREG | 0222, &perfctr_reclaim_fops },
 	{ "self", S_IFLNK | 0777, NULL },
 };
 
@@ -225,10 +228,12 @@ static const char *pfs_self_get_link(struct dentry *dentry, struct inode *inode,
 
 /*
  * A cached <tid> dentry is valid only while its thread lives and the name
- * means the same thread in the caller's namespace.
+ * means the same thread in the caller's namespace. Its owner follows the
+ * thread's ids, as in /proc, so the mode bits judge by today's.
  */
 static int pfs_d_revalidate(struct dentry *dentry, unsigned int flags)
 {
+	struct task_struct *task;
 	struct inode *inode;
 	struct pid *pid, *now;
 
@@ -238,8 +243,11 @@ static int pfs_d_revalidate(struct dentry *dentry, unsigned int flags)
 	if (!inode || !inode->i_private)
 		return 1;
 	pid = inode->i_private;
-	if (!pid_has_task(pid, PIDTYPE_PID))
+	task = get_pid_task(pid, PIDTYPE_PID);
+	if (!task)
 		return 0;
+	pfs_set_owner(inode, task);
+	put_task_struct(task);
 	if (!S_ISDIR(inode->i_mode))
 		return 1;
 	now = pfs_name_to_pid(&dentry->d_name);

@@ -5,7 +5,9 @@
  * One control for every CPU, counting whatever runs there. Writing a
  * control (re)starts counting with zeroed sums; writing an all-zero
  * control stops. Reading returns one struct perfctr_sum_ctrs per CPU id,
- * sampled at the time of the read. Open needs CAP_PERFMON.
+ * sampled at the time of the read. Open needs CAP_PERFMON (or
+ * CAP_SYS_ADMIN), at every perfctr.paranoid level: the file is 0666 and
+ * this check is the only one.
  *
  * While running, global mode holds the hardware reservation, so it and
  * per-thread counters exclude each other with a "busy" error.
@@ -15,12 +17,13 @@
 #include <linux/capability.h>
 #include <linux/cpu.h>
 #include <linux/cpuhotplug.h>
+#include <linux/cred.h>
 #include <linux/fs.h>
 #include <linux/hrtimer.h>
 #include <linux/mm.h>
 #include <linux/mutex.h>
 #include <linux/percpu.h>
-#include <linux/fs.h>
+#include <linux/seq_file.h>
 #include <linux/slab.h>
 #include <linux/smp.h>
 #include <linux/uaccess.h>
@@ -28,7 +31,7 @@
 #include <perfctr/cpu.h>
 #include "perfctr.h"
 
-#define GLOBAL_SERVICE	"global-mode perfctr"
+const char *const perfctr_global_service = "global-mode perfctr";
 
 /*
  * Only 32 bits of a counter are read: sample before any can wrap. 50 ms
@@ -46,6 +49,7 @@ static struct global_cpu __percpu *global_cpus;
 static DEFINE_MUTEX(global_lock);
 /* Written under cpus_read_lock() and global_lock; hotplug reads it. */
 static bool global_running;
+static kuid_t global_uid;		/* who started it */
 static int global_hp_state;
 
 static void copy_sums(struct perfctr_sum_ctrs *sums,
@@ -130,17 +134,16 @@ static int global_apply(const struct perfctr_cpu_state *tmpl)
 	unsigned int cpu;
 
 	if (tmpl && !global_running) {
-		holder = perfctr_cpu_reserve(GLOBAL_SERVICE);
-		if (holder) {
-			pr_info_ratelimited("global mode: busy: held by %s\n", holder);
+		holder = perfctr_cpu_reserve(perfctr_global_service);
+		if (holder)
 			return -EBUSY;
-		}
+		global_uid = current_uid();
 	}
 	if (global_running)
 		on_each_cpu(global_stop_cpu, NULL, 1);
 	if (!tmpl) {
 		if (global_running)
-			perfctr_cpu_release(GLOBAL_SERVICE);
+			perfctr_cpu_release(perfctr_global_service);
 		global_running = false;
 		return 0;
 	}
@@ -217,46 +220,43 @@ static void global_snapshot(struct perfctr_sum_ctrs *snap)
 
 /*
  * A read at offset 0 takes a new snapshot of every CPU; reads further on
- * continue the same snapshot, so a record never tears across reads.
+ * continue the same snapshot, so a record never tears across reads. The
+ * copy to user space, which may fault and sleep, holds no lock.
  */
 static ssize_t global_read(struct file *file, char __user *buf, size_t count,
 			   loff_t *ppos)
 {
-	struct perfctr_sum_ctrs *snap;
-	ssize_t ret;
+	struct perfctr_sum_ctrs *snap = file->private_data;
 
-	cpus_read_lock();
-	mutex_lock(&global_lock);
-	snap = file->private_data;
-	if (!snap) {
-		snap = kvzalloc(snapshot_size(), GFP_KERNEL);
-		file->private_data = snap;
+	if (*ppos == 0) {
+		cpus_read_lock();
+		mutex_lock(&global_lock);
+		global_snapshot(snap);
+		mutex_unlock(&global_lock);
+		cpus_read_unlock();
 	}
-	if (snap) {
-		if (*ppos == 0)
-			global_snapshot(snap);
-		ret = simple_read_from_buffer(buf, count, ppos, snap,
-					      snapshot_size());
-	} else {
-		ret = -ENOMEM;
-	}
-	mutex_unlock(&global_lock);
-	cpus_read_unlock();
-	return ret;
+	return simple_read_from_buffer(buf, count, ppos, snap, snapshot_size());
 }
 
 static int global_open(struct inode *inode, struct file *file)
 {
 	if (!perfmon_capable())
-		return -EPERM;
-	file->private_data = NULL;
-	return 0;
+		return -EACCES;
+	file->private_data = kvzalloc(snapshot_size(), GFP_KERNEL_ACCOUNT);
+	return file->private_data ? 0 : -ENOMEM;
 }
 
 static int global_release(struct inode *inode, struct file *file)
 {
 	kvfree(file->private_data);
 	return 0;
+}
+
+/* For /proc/perfctr/info, global_lock not needed: " (uid N)". */
+void perfctr_global_show_holder(struct seq_file *m)
+{
+	seq_printf(m, " (uid %u)",
+		   from_kuid_munged(seq_user_ns(m), READ_ONCE(global_uid)));
 }
 
 const struct file_operations perfctr_global_fops = {

@@ -4,8 +4,11 @@
  */
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
+#include <linux/capability.h>
 #include <linux/fs.h>
+#include <linux/jiffies.h>
 #include <linux/module.h>
+#include <linux/mutex.h>
 #include <linux/seq_file.h>
 
 #include <perfctr/cpu.h>
@@ -23,10 +26,45 @@ static void show_features(struct seq_file *m, unsigned int features)
 	seq_putc(m, '\n');
 }
 
-static int info_show(struct seq_file *m, void *v)
+/*
+ * Asking the kernel's counter allocator takes its counters for a moment,
+ * when perf_events could want them: every user may read info, so ask at
+ * most once a second.
+ */
+static bool kernel_busy(void)
+{
+	static DEFINE_MUTEX(lock);
+	static unsigned long asked;
+	static bool busy;
+	bool ret;
+
+	mutex_lock(&lock);
+	if (!asked || time_after(jiffies, asked + HZ)) {
+		busy = perfctr_cpu_kernel_busy();
+		asked = jiffies;
+	}
+	ret = busy;
+	mutex_unlock(&lock);
+	return ret;
+}
+
+/* Who holds the counters: our sets and their users, global mode, the kernel. */
+static void show_holder(struct seq_file *m)
 {
 	const char *holder = perfctr_cpu_reserved_by();
 
+	if (!holder && kernel_busy())
+		holder = perfctr_kernel_holder;
+	seq_printf(m, "reserved_by: %s", holder ?: "none");
+	if (holder == vperfctr_service)
+		vperfctr_show_holders(m);
+	else if (holder == perfctr_global_service)
+		perfctr_global_show_holder(m);
+	seq_putc(m, '\n');
+}
+
+static int info_show(struct seq_file *m, void *v)
+{
 	seq_printf(m, "version: %s\n", PERFCTR_VERSION);
 	seq_printf(m, "abi_version: 0x%04x\n", PERFCTR_ABI_VERSION);
 	seq_printf(m, "cpu_type: %s\n", perfctr_info.name);
@@ -39,7 +77,8 @@ static int info_show(struct seq_file *m, void *v)
 		   cpumask_pr_args(&perfctr_cpus_forbidden_mask));
 	seq_printf(m, "fallback: %s\n",
 		   perfctr_info.fallback_reason ?: "none");
-	seq_printf(m, "reserved_by: %s\n", holder ?: "none");
+	seq_printf(m, "paranoid: %d\n", perfctr_paranoid());
+	show_holder(m);
 	return 0;
 }
 
@@ -54,6 +93,30 @@ const struct file_operations perfctr_info_fops = {
 	.read = seq_read,
 	.llseek = seq_lseek,
 	.release = single_release,
+};
+
+static int reclaim_open(struct inode *inode, struct file *file)
+{
+	return perfmon_capable() ? 0 : -EACCES;
+}
+
+/* Any write takes the hardware back from every virtual set that holds it. */
+static ssize_t reclaim_write(struct file *file, const char __user *buf,
+			     size_t count, loff_t *ppos)
+{
+	unsigned int n = vperfctr_reclaim();
+
+	if (n)
+		pr_info("reclaim: counters taken back from %u thread%s\n", n,
+			n == 1 ? "" : "s");
+	return count;
+}
+
+const struct file_operations perfctr_reclaim_fops = {
+	.owner = THIS_MODULE,
+	.open = reclaim_open,
+	.write = reclaim_write,
+	.llseek = noop_llseek,
 };
 
 static int __init perfctr_init(void)

@@ -7,12 +7,25 @@
 
 #define PERFCTR_VERSION	"0.2.0"
 
+struct seq_file;
+struct task_struct;
+struct perfctr_cpu_state;
+
 /* The root's files (main.c, global.c). */
 extern const struct file_operations perfctr_info_fops;
 extern const struct file_operations perfctr_global_fops;
+extern const struct file_operations perfctr_reclaim_fops;
 
 int perfctr_global_init(void);
 void perfctr_global_exit(void);
+/* The service name global mode reserves the hardware under. */
+extern const char *const perfctr_global_service;
+void perfctr_global_show_holder(struct seq_file *m);
+
+/* Privilege policy (policy.c); see Documentation/perfctr/security.rst. */
+int perfctr_paranoid(void);
+int perfctr_may_count(const struct perfctr_cpu_state *state);
+bool perfctr_may_read_task(struct task_struct *task);
 
 /* The file system on /proc/perfctr (fs.c). */
 int perfctr_fs_init(void);
@@ -26,10 +39,15 @@ extern const struct file_operations vperfctr_control_fops;
 extern const struct file_operations vperfctr_sums_fops;
 extern const struct file_operations vperfctr_state_fops;
 extern const struct file_operations vperfctr_command_fops;
+extern const struct file_operations vperfctr_status_fops;
 
 int vperfctr_init(void);
 void vperfctr_settle(void);
 void vperfctr_exit(void);
+/* The service name the sets reserve the hardware under. */
+extern const char *const vperfctr_service;
+unsigned int vperfctr_reclaim(void);
+void vperfctr_show_holders(struct seq_file *m);
 
 /* The simulated-PMU test module's device and timers (tests/sim/). */
 #ifdef PERFCTR_SIMPMU

@@ -16,9 +16,18 @@
  *    (directly, or through task_work), as the scheduler walks it unlocked.
  * A set is freed after its owner's last schedule or after an unlink, by
  * a work item that then drops the module reference the set holds.
+ *
+ * A set a tracer gave its tracee is linked (its notifier registered) by
+ * the tracee itself, through task_work, and nothing else resumes,
+ * detaches or frees a set before that: the link work always runs, on
+ * the way back to user space or at exit, and is what detaches a set
+ * unlinked meanwhile. An exec decides the set's fate in the exec'ing
+ * thread, once its new credentials are committed (sched_process_exec).
  */
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
+#include <linux/binfmts.h>
+#include <linux/capability.h>
 #include <linux/cpuhotplug.h>
 #include <linux/cred.h>
 #include <linux/errno.h>
@@ -39,10 +48,12 @@
 #include <linux/sched/coredump.h>
 #include <linux/sched/signal.h>
 #include <linux/sched/task.h>
+#include <linux/seq_file.h>
 #include <linux/signal.h>
 #include <linux/slab.h>
 #include <linux/spinlock.h>
 #include <linux/task_work.h>
+#include <linux/tracepoint.h>
 #include <linux/uaccess.h>
 #include <linux/workqueue.h>
 
@@ -67,6 +78,15 @@ static_assert(sizeof(struct vperfctr_page) <= PAGE_SIZE);
 #define VP_STOP_CMD	BIT(0)	/* VPERFCTR_CMD_SUSPEND */
 #define VP_STOP_OVF	BIT(1)	/* overflowed; waits for IRESUME */
 #define VP_STOP_CPU	BIT(2)	/* on a CPU that may not use the counters */
+#define VP_STOP_EVICT	BIT(3)	/* the hardware was taken back */
+#define VP_STOP_EXEC	BIT(4)	/* exec'ing; sched_process_exec decides */
+
+/* The owner's credentials when the control was written. */
+struct vp_creds {
+	kuid_t uid, euid, suid, fsuid;
+	kgid_t gid, egid, sgid, fsgid;
+	kernel_cap_t permitted;
+};
 
 struct vperfctr {
 	raw_spinlock_t lock;
@@ -77,7 +97,8 @@ struct vperfctr {
 	struct callback_head twork;	/* link or detach in the owner */
 	struct vperfctr_page *page;
 	struct vperfctr_control uctl;	/* as written; cpu_control unused */
-	u64 exec_id;			/* owner's at creation (CLOEXEC) */
+	struct vp_creds creds;		/* a set survives exec only with these */
+	u64 exec_id;			/* owner's at the control's write */
 	u32 saved_cstatus;		/* cstatus while stopped */
 	u32 ovf_mask;			/* for the signal not yet sent */
 	unsigned int stopped;		/* VP_STOP_* */
@@ -87,6 +108,7 @@ struct vperfctr {
 	bool resumed;			/* counting on a CPU now */
 	bool sig_due;
 	bool reserved;			/* holds the hardware */
+	bool evicted;			/* lost it to vperfctr_reclaim() */
 };
 
 /* Sets by owner. Changed under vp_mutex; looked up under it or RCU. */
@@ -94,7 +116,10 @@ static DEFINE_HASHTABLE(vp_hash, 8);
 static DEFINE_MUTEX(vp_mutex);
 static unsigned int vp_hw_users;	/* sets with counters, vp_mutex */
 
-static const char vp_service[] = "virtual counters";
+/* sched_process_exec; without it no set is made (see vp_exec()). */
+static struct tracepoint *vp_exec_tp;
+
+const char *const vperfctr_service = "virtual counters";
 
 /* The set running on each CPU; its sampling timer. */
 static DEFINE_PER_CPU(struct vperfctr *, vp_running);
@@ -171,16 +196,26 @@ static void vp_unstop(struct vperfctr *v, unsigned int why)
 	v->saved_cstatus = 0;
 }
 
+static bool vp_forbidden_cpu(void)
+{
+	return cpumask_test_cpu(smp_processor_id(), &perfctr_cpus_forbidden_mask);
+}
+
+/* The control programs counters (whether or not they run now). */
+static bool vp_has_ctrs(const struct vperfctr *v)
+{
+	const struct perfctr_cpu_control *c = &v->page->cpu.control;
+
+	return c->nractrs || c->nrictrs;
+}
+
 /*
  * An HT P4's second threads may not touch the counters: on such a CPU a
  * set with counters stands still (the page shows it stopped).
  */
 static void vp_check_cpu(struct vperfctr *v)
 {
-	u32 cstatus = v->stopped ? v->saved_cstatus : v->page->cpu.cstatus;
-	bool bad = perfctr_cstatus_nrctrs(cstatus) &&
-		   cpumask_test_cpu(smp_processor_id(),
-				    &perfctr_cpus_forbidden_mask);
+	bool bad = vp_has_ctrs(v) && vp_forbidden_cpu();
 
 	if (bad && !(v->stopped & VP_STOP_CPU))
 		vp_stop(v, VP_STOP_CPU);
@@ -188,21 +223,53 @@ static void vp_check_cpu(struct vperfctr *v)
 		vp_unstop(v, VP_STOP_CPU);
 }
 
+/* In the owner, between the exec's new exec id and our decision on it. */
+static bool vp_exec_pending(const struct vperfctr *v)
+{
+	return READ_ONCE(current->self_exec_id) != v->exec_id;
+}
+
 /* Locked, on the owner's CPU: start counting here. */
 static void vp_resume(struct vperfctr *v)
 {
 	struct perfctr_cpu_state *st = &v->page->cpu;
 
+	/* Only the notifier, once linked, can suspend it again. */
+	if (WARN_ON_ONCE(!v->linked) || v->resumed)
+		return;
+	if (vp_exec_pending(v))
+		vp_stop(v, VP_STOP_EXEC);
+	if (v->evicted)
+		vp_stop(v, VP_STOP_EVICT);
 	vp_check_cpu(v);
 	if (!st->cstatus)
 		return;
 	vp_begin(v);
 	perfctr_cpu_resume(st);
 	vp_end(v);
-	perfctr_cpu_user_read(st, true);
 	v->resumed = true;
 	this_cpu_write(vp_running, v);
 	vp_timer_arm();
+}
+
+/*
+ * Locked, on the owner's CPU, linked: the owner may read its counters
+ * from user space (RDPMC) all the time it runs, stopped or not, so that
+ * a read racing with a stop never faults. Not where the registers are
+ * not its own: an HT P4's second thread, or after the hardware was taken
+ * back.
+ */
+static void vp_user_read_on(struct vperfctr *v)
+{
+	if (vp_has_ctrs(v) && !(v->stopped & (VP_STOP_CPU | VP_STOP_EVICT)))
+		perfctr_cpu_user_read(&v->page->cpu, true);
+}
+
+/* The owner runs again, or its set changed: count, and let it read. */
+static void vp_run(struct vperfctr *v)
+{
+	vp_resume(v);
+	vp_user_read_on(v);
 }
 
 /* After suspend: has an i-mode counter overflowed? */
@@ -225,7 +292,6 @@ static void vp_suspend(struct vperfctr *v)
 
 	if (!v->resumed)
 		return;
-	perfctr_cpu_user_read(st, false);
 	vp_begin(v);
 	perfctr_cpu_suspend(st);
 	if (perfctr_cstatus_has_ictrs(st->cstatus))
@@ -240,12 +306,23 @@ static void vp_suspend(struct vperfctr *v)
 	}
 }
 
-/* Locked: the overflow signal to send once unlocked, or 0. */
+/* Locked, on the owner's CPU, as it leaves it: no more user reads. */
+static void vp_leave(struct vperfctr *v)
+{
+	vp_suspend(v);
+	if (vp_has_ctrs(v))
+		perfctr_cpu_user_read(&v->page->cpu, false);
+}
+
+/*
+ * Locked: the overflow signal to send once unlocked, or 0. None for an
+ * exec in progress: it would reach the new program.
+ */
 static u32 vp_take_signal(struct vperfctr *v, int *signo)
 {
 	u32 mask = v->ovf_mask;
 
-	if (!v->sig_due)
+	if (!v->sig_due || vp_exec_pending(v))
 		return 0;
 	v->sig_due = false;
 	v->ovf_mask = 0;
@@ -286,7 +363,7 @@ static void vp_sched_out(struct preempt_notifier *pn, struct task_struct *next)
 	bool reap = false;
 
 	raw_spin_lock(&v->lock);
-	vp_suspend(v);
+	vp_leave(v);
 	/* The owner's last switch: no one will run these notifiers again. */
 	if (READ_ONCE(current->__state) == TASK_DEAD)
 		reap = vp_claim_reap(v);
@@ -295,47 +372,20 @@ static void vp_sched_out(struct preempt_notifier *pn, struct task_struct *next)
 		vp_reap_later(v);
 }
 
-static void vp_detach_fn(struct callback_head *cb);
-
-/*
- * Locked, after the owner's first exec since the control was written:
- * true if the set must go. It goes with CLOEXEC, and always into a
- * program that is not dumpable (setuid): counts of it would leak.
- */
-static bool vp_after_exec(struct vperfctr *v)
-{
-	struct mm_struct *mm = current->mm;
-
-	v->exec_id = current->self_exec_id;
-	if (!(v->uctl.flags & VPERFCTR_CONTROL_CLOEXEC) && mm &&
-	    get_dumpable(mm) == SUID_DUMP_USER)
-		return false;
-	v->unlinked = true;
-	return true;
-}
-
 static void vp_sched_in(struct preempt_notifier *pn, int cpu)
 {
 	struct vperfctr *v = container_of(pn, struct vperfctr, pn);
-	bool detach = false;
 	unsigned long flags;
 	int signo = 0;
 	u32 mask;
 
 	raw_spin_lock_irqsave(&v->lock, flags);
-	if (!v->unlinked && current->self_exec_id != v->exec_id)
-		detach = vp_after_exec(v);
 	mask = vp_take_signal(v, &signo);
 	if (!v->unlinked)
-		vp_resume(v);
+		vp_run(v);
 	raw_spin_unlock_irqrestore(&v->lock, flags);
-	if (mask && !detach)
+	if (mask)
 		vp_signal(current, signo, mask);
-	if (detach) {
-		init_task_work(&v->twork, vp_detach_fn);
-		/* Fails only past exit_task_work(): the last switch reaps. */
-		task_work_add(current, &v->twork, TWA_RESUME);
-	}
 }
 
 static struct preempt_ops vp_preempt_ops = {
@@ -343,7 +393,7 @@ static struct preempt_ops vp_preempt_ops = {
 	.sched_out = vp_sched_out,
 };
 
-/* In the owner: forget @v (it is unlinked and suspended). */
+/* In the owner, linked: forget @v (it is unlinked). */
 static void vp_detach(struct vperfctr *v)
 {
 	unsigned long flags;
@@ -351,12 +401,11 @@ static void vp_detach(struct vperfctr *v)
 
 	preempt_disable();
 	raw_spin_lock_irqsave(&v->lock, flags);
-	vp_suspend(v);
+	vp_leave(v);
 	vp_stop(v, VP_STOP_CMD);	/* a mapping shows final sums */
 	reap = vp_claim_reap(v);
 	raw_spin_unlock_irqrestore(&v->lock, flags);
-	if (v->linked)
-		preempt_notifier_unregister(&v->pn);
+	preempt_notifier_unregister(&v->pn);
 	preempt_enable();
 	if (reap)
 		vp_reap_later(v);
@@ -377,7 +426,7 @@ static void vp_link(struct vperfctr *v)
 	v->linked = true;
 	gone = v->unlinked;
 	if (!gone)
-		vp_resume(v);
+		vp_run(v);
 	raw_spin_unlock_irqrestore(&v->lock, flags);
 	preempt_enable();
 	if (gone)
@@ -451,53 +500,29 @@ static bool vp_mark_unlinked(struct vperfctr *v)
 	return first;
 }
 
-static bool vp_dumpable(struct task_struct *task)
-{
-	bool ok;
-
-	task_lock(task);
-	ok = task->mm && get_dumpable(task->mm) == SUID_DUMP_USER;
-	task_unlock(task);
-	return ok;
-}
-
-/*
- * A set that vp_after_exec() will remove is gone from the moment of the
- * exec, not of the owner's next switch: with CLOEXEC, or in a program
- * that is not dumpable.
- */
-static bool vp_exec_gone(const struct vperfctr *v, struct task_struct *task)
-{
-	if (READ_ONCE(task->self_exec_id) == READ_ONCE(v->exec_id))
-		return false;
-	return (v->uctl.flags & VPERFCTR_CONTROL_CLOEXEC) || !vp_dumpable(task);
-}
-
-/* Under RCU or vp_mutex. */
-static struct vperfctr *vp_find(struct task_struct *task)
+/* Under RCU or vp_mutex: @task's set, even between exec and decision. */
+static struct vperfctr *vp_find_any(struct task_struct *task)
 {
 	struct vperfctr *v;
 
 	hash_for_each_possible_rcu(vp_hash, v, node, (unsigned long)task,
 				   lockdep_is_held(&vp_mutex))
-		if (v->owner == task && !READ_ONCE(v->unlinked) &&
-		    !vp_exec_gone(v, task))
+		if (v->owner == task && !READ_ONCE(v->unlinked))
 			return v;
 	return NULL;
 }
 
 /*
- * vp_mutex held, in @current: a set vp_find() no longer sees but that is
- * still linked (its owner exec'd and has not been switched in since) may
- * still be resumed here. Detach it before another set can resume.
+ * Under RCU or vp_mutex. Between an exec and its decision on the set
+ * (sched_process_exec), the set is nobody's.
  */
-static void vp_drop_stale(void)
+static struct vperfctr *vp_find(struct task_struct *task)
 {
-	struct vperfctr *v;
+	struct vperfctr *v = vp_find_any(task);
 
-	hash_for_each_possible(vp_hash, v, node, (unsigned long)current)
-		if (v->owner == current && vp_mark_unlinked(v))
-			vp_detach(v);
+	if (v && READ_ONCE(task->self_exec_id) != READ_ONCE(v->exec_id))
+		return NULL;
+	return v;
 }
 
 static void vp_free(struct vperfctr *v)
@@ -511,12 +536,12 @@ static void vp_free(struct vperfctr *v)
 static void vp_hw_put(void)
 {
 	if (!--vp_hw_users)
-		perfctr_cpu_release(vp_service);
+		perfctr_cpu_release(vperfctr_service);
 }
 
 static int vp_hw_get(void)
 {
-	if (!vp_hw_users && perfctr_cpu_reserve(vp_service))
+	if (!vp_hw_users && perfctr_cpu_reserve(vperfctr_service))
 		return -EBUSY;
 	vp_hw_users++;
 	return 0;
@@ -541,24 +566,66 @@ static void vp_reap_fn(struct work_struct *work)
 		vp_free(v);
 }
 
-/* vp_mutex held. A new, empty set for @task, linked in its context. */
-static struct vperfctr *vp_create(struct task_struct *task)
+static void vp_creds_take(struct vp_creds *c, struct task_struct *task)
 {
-	struct vperfctr *v = kzalloc(sizeof(*v), GFP_KERNEL);
+	const struct cred *cred;
+
+	rcu_read_lock();
+	cred = __task_cred(task);
+	c->uid = cred->uid;
+	c->euid = cred->euid;
+	c->suid = cred->suid;
+	c->fsuid = cred->fsuid;
+	c->gid = cred->gid;
+	c->egid = cred->egid;
+	c->sgid = cred->sgid;
+	c->fsgid = cred->fsgid;
+	c->permitted = cred->cap_permitted;
+	rcu_read_unlock();
+}
+
+static bool vp_creds_same(const struct vp_creds *c, const struct cred *cred)
+{
+	return uid_eq(c->uid, cred->uid) && uid_eq(c->euid, cred->euid) &&
+	       uid_eq(c->suid, cred->suid) && uid_eq(c->fsuid, cred->fsuid) &&
+	       gid_eq(c->gid, cred->gid) && gid_eq(c->egid, cred->egid) &&
+	       gid_eq(c->sgid, cred->sgid) && gid_eq(c->fsgid, cred->fsgid) &&
+	       cap_issubset(c->permitted, cred->cap_permitted) &&
+	       cap_issubset(cred->cap_permitted, c->permitted);
+}
+
+/* Charged to the caller's memory cgroup: every user can make sets. */
+static struct vperfctr *vp_alloc(void)
+{
+	struct vperfctr *v = kzalloc(sizeof(*v), GFP_KERNEL_ACCOUNT);
 
 	if (!v)
-		return ERR_PTR(-ENOMEM);
-	v->page = (void *)get_zeroed_page(GFP_KERNEL);
+		return NULL;
+	v->page = (void *)get_zeroed_page(GFP_KERNEL_ACCOUNT);
 	if (!v->page) {
 		kfree(v);
-		return ERR_PTR(-ENOMEM);
+		return NULL;
 	}
 	v->page->magic = VPERFCTR_STATE_MAGIC;
 	raw_spin_lock_init(&v->lock);
 	preempt_notifier_init(&v->pn, &vp_preempt_ops);
+	return v;
+}
+
+/* vp_mutex held. A new, empty set for @task, linked in its context. */
+static struct vperfctr *vp_create(struct task_struct *task)
+{
+	struct vperfctr *v;
+
+	if (!vp_exec_tp)
+		return ERR_PTR(-EOPNOTSUPP);
+	v = vp_alloc();
+	if (!v)
+		return ERR_PTR(-ENOMEM);
 	get_task_struct(task);
 	v->owner = task;
 	v->exec_id = READ_ONCE(task->self_exec_id);
+	vp_creds_take(&v->creds, task);
 	__module_get(THIS_MODULE);	/* our file is open: we are live */
 	if (task != current) {
 		init_task_work(&v->twork, vp_link_fn);
@@ -567,45 +634,10 @@ static struct vperfctr *vp_create(struct task_struct *task)
 			return ERR_PTR(-ESRCH);	/* it is exiting */
 		}
 	}
-	if (task == current)
-		vp_drop_stale();
 	hash_add_rcu(vp_hash, &v->node, (unsigned long)task);
 	if (task == current)
 		vp_link(v);
 	return v;
-}
-
-/*
- * Permission to look at another thread, as ptrace attach decides it with
- * the caller's real credentials; the kernel does not export its own
- * check. Same thread group, or the same real ids as every id of the
- * target, or CAP_SYS_PTRACE over it; and a non-dumpable target (setuid)
- * needs CAP_SYS_PTRACE over its mm's namespace.
- */
-static bool vp_may_access(struct task_struct *task)
-{
-	const struct cred *cred = current_cred(), *tcred;
-	struct mm_struct *mm;
-	bool ok;
-
-	if (same_thread_group(task, current))
-		return true;
-	rcu_read_lock();
-	tcred = __task_cred(task);
-	ok = (uid_eq(cred->uid, tcred->euid) && uid_eq(cred->uid, tcred->suid) &&
-	      uid_eq(cred->uid, tcred->uid) && gid_eq(cred->gid, tcred->egid) &&
-	      gid_eq(cred->gid, tcred->sgid) && gid_eq(cred->gid, tcred->gid)) ||
-	     ns_capable(tcred->user_ns, CAP_SYS_PTRACE);
-	rcu_read_unlock();
-	if (!ok)
-		return false;
-	task_lock(task);
-	mm = task->mm;
-	if (mm && get_dumpable(mm) != SUID_DUMP_USER &&
-	    !ns_capable(mm->user_ns, CAP_SYS_PTRACE))
-		ok = false;
-	task_unlock(task);
-	return ok;
 }
 
 /* Changing another thread's counters: it must be stopped, traced by us. */
@@ -636,7 +668,7 @@ static struct task_struct *vp_file_task(struct file *file)
 		return ERR_PTR(-ESRCH);
 	if (task->flags & PF_EXITING)
 		err = -ESRCH;
-	else if (task != current && !vp_may_access(task))
+	else if (task != current && !perfctr_may_read_task(task))
 		err = -EACCES;
 	if (err) {
 		put_task_struct(task);
@@ -652,7 +684,7 @@ static int vp_open(struct inode *inode, struct file *file)
 
 	if (!task)
 		return -ESRCH;
-	if (task != current && !vp_may_access(task))
+	if (task != current && !perfctr_may_read_task(task))
 		err = -EACCES;
 	put_task_struct(task);
 	return err;
@@ -688,9 +720,9 @@ static void vp_unlock_idle(struct vperfctr *v, unsigned long flags)
 	int signo = 0;
 	u32 mask = 0;
 
-	if (v->owner == current) {
+	if (v->owner == current && v->linked) {
 		mask = vp_take_signal(v, &signo);
-		vp_resume(v);
+		vp_run(v);
 	}
 	raw_spin_unlock_irqrestore(&v->lock, flags);
 	if (mask)
@@ -701,9 +733,11 @@ static int vp_install(struct vperfctr *v, struct perfctr_cpu_state *new,
 		      const struct vperfctr_control *uc)
 {
 	struct perfctr_cpu_state *st = &v->page->cpu;
+	struct vp_creds creds;
 	unsigned long flags;
 	unsigned int i;
 
+	vp_creds_take(&creds, v->owner);
 	if (vp_lock_idle(v, &flags)) {
 		raw_spin_unlock_irqrestore(&v->lock, flags);
 		return -EBUSY;
@@ -717,8 +751,10 @@ static int vp_install(struct vperfctr *v, struct perfctr_cpu_state *new,
 	*st = *new;
 	vp_end(v);
 	v->uctl = *uc;
-	v->exec_id = v->owner->self_exec_id;
+	v->creds = creds;
+	WRITE_ONCE(v->exec_id, READ_ONCE(v->owner->self_exec_id));
 	v->stopped = 0;
+	v->evicted = false;
 	v->saved_cstatus = 0;
 	v->ovf_mask = 0;
 	v->sig_due = false;
@@ -816,6 +852,8 @@ static ssize_t vp_control_write(struct file *file, const char __user *buf,
 	}
 	new->control = uc.cpu_control;
 	err = perfctr_cpu_update_control(new, false);
+	if (!err)
+		err = perfctr_may_count(new);
 	if (!err) {
 		mutex_lock(&vp_mutex);
 		err = vp_set_control(task, new, &uc);
@@ -908,12 +946,65 @@ static ssize_t vp_sums_read(struct file *file, char __user *buf, size_t count,
 			      sizeof(struct perfctr_sum_ctrs), vp_fill_sums);
 }
 
+/* Why a set stands still, as <tid>/status shows it: bit n of stopped. */
+static const char *const vp_stop_names[] = {
+	"suspended", "overflow", "forbidden-cpu", "evicted", "exec",
+};
+
+/* Locked: one line for <tid>/status into @buf; its length. */
+static int vp_describe(const struct vperfctr *v, char *buf, size_t size)
+{
+	unsigned long stopped = v->stopped;
+	const char *sep = ": ";
+	unsigned int bit;
+	int len;
+
+	if (!stopped)
+		return scnprintf(buf, size, "%s\n",
+				 v->page->cpu.cstatus ? "running" : "idle");
+	len = scnprintf(buf, size, "stopped");
+	for_each_set_bit(bit, &stopped, ARRAY_SIZE(vp_stop_names)) {
+		len += scnprintf(buf + len, size - len, "%s%s", sep,
+				 vp_stop_names[bit]);
+		sep = ",";
+	}
+	return len + scnprintf(buf + len, size - len, "\n");
+}
+
+/* "none", "idle", "running" or "stopped: <why>[,<why>...]". */
+static ssize_t vp_status_read(struct file *file, char __user *ubuf,
+			      size_t count, loff_t *ppos)
+{
+	struct task_struct *task;
+	struct vperfctr *v;
+	unsigned long flags;
+	char buf[80];
+	int len;
+
+	task = vp_file_task(file);
+	if (IS_ERR(task))
+		return PTR_ERR(task);
+	rcu_read_lock();
+	v = vp_find(task);
+	if (v) {
+		raw_spin_lock_irqsave(&v->lock, flags);
+		len = vp_describe(v, buf, sizeof(buf));
+		raw_spin_unlock_irqrestore(&v->lock, flags);
+	} else {
+		len = scnprintf(buf, sizeof(buf), "none\n");
+	}
+	rcu_read_unlock();
+	put_task_struct(task);
+	return simple_read_from_buffer(ubuf, count, ppos, buf, len);
+}
+
 /* vp_mutex held. */
 static void vp_unlink(struct vperfctr *v)
 {
 	if (v->owner == current) {
-		WRITE_ONCE(v->unlinked, true);
-		vp_detach(v);
+		/* Not linked yet: the pending link work detaches it. */
+		if (vp_mark_unlinked(v))
+			vp_detach(v);
 		/* Let go of the hardware now, not when the set is freed. */
 		if (v->reserved) {
 			v->reserved = false;
@@ -922,8 +1013,9 @@ static void vp_unlink(struct vperfctr *v)
 		return;
 	}
 	/*
-	 * Since vp_find() the owner may have unlinked it itself (an exec):
-	 * its detach work is queued then, and twork must not be queued twice.
+	 * Since vp_find() the owner may have unlinked it itself (an exec),
+	 * or its link work may still be pending and will detach it: twork
+	 * must not be queued twice.
 	 */
 	if (!vp_mark_unlinked(v))
 		return;
@@ -932,12 +1024,46 @@ static void vp_unlink(struct vperfctr *v)
 	task_work_add(v->owner, &v->twork, TWA_RESUME);
 }
 
-static int vp_command(struct vperfctr *v, u32 cmd)
+/* Locked, idle: one of the commands other than UNLINK. */
+static int vp_apply_command(struct vperfctr *v, u32 cmd)
 {
 	struct perfctr_cpu_state *st = &v->page->cpu;
-	unsigned long flags;
 	unsigned int i;
-	int err = 0;
+
+	switch (cmd) {
+	case VPERFCTR_CMD_SUSPEND:
+		vp_stop(v, VP_STOP_CMD);
+		return 0;
+	case VPERFCTR_CMD_RESUME:
+		/* The counters are gone: only a new control brings them back. */
+		if (v->evicted)
+			return -EBUSY;
+		vp_unstop(v, VP_STOP_CMD);
+		return 0;
+	case VPERFCTR_CMD_CLEAR:
+		vp_begin(v);
+		st->tsc_sum = 0;
+		for (i = 0; i < PERFCTR_NR_PMCS; i++)
+			st->pmc[i].sum = 0;
+		vp_end(v);
+		return 0;
+	case VPERFCTR_CMD_IRESUME:
+		if (v->evicted)
+			return -EBUSY;
+		if (!(v->stopped & VP_STOP_OVF))
+			return -EINVAL;
+		/* identify_overflow() reloaded the start values. */
+		perfctr_cpu_ireload(st);
+		vp_unstop(v, VP_STOP_OVF);
+		return 0;
+	}
+	return -EINVAL;
+}
+
+static int vp_command(struct vperfctr *v, u32 cmd)
+{
+	unsigned long flags;
+	int err;
 
 	if (cmd == VPERFCTR_CMD_UNLINK) {
 		vp_unlink(v);
@@ -947,32 +1073,7 @@ static int vp_command(struct vperfctr *v, u32 cmd)
 		raw_spin_unlock_irqrestore(&v->lock, flags);
 		return -EBUSY;
 	}
-	switch (cmd) {
-	case VPERFCTR_CMD_SUSPEND:
-		vp_stop(v, VP_STOP_CMD);
-		break;
-	case VPERFCTR_CMD_RESUME:
-		vp_unstop(v, VP_STOP_CMD);
-		break;
-	case VPERFCTR_CMD_CLEAR:
-		vp_begin(v);
-		st->tsc_sum = 0;
-		for (i = 0; i < PERFCTR_NR_PMCS; i++)
-			st->pmc[i].sum = 0;
-		vp_end(v);
-		break;
-	case VPERFCTR_CMD_IRESUME:
-		if (!(v->stopped & VP_STOP_OVF)) {
-			err = -EINVAL;
-			break;
-		}
-		/* identify_overflow() reloaded the start values. */
-		perfctr_cpu_ireload(st);
-		vp_unstop(v, VP_STOP_OVF);
-		break;
-	default:
-		err = -EINVAL;
-	}
+	err = vp_apply_command(v, cmd);
 	vp_unlock_idle(v, flags);
 	return err;
 }
@@ -1010,21 +1111,6 @@ static ssize_t vp_command_write(struct file *file, const char __user *buf,
 	return err ?: count;
 }
 
-/*
- * In the owner, which maps its page after an exec: the new address space
- * took user-space RDPMC away (x86 switch_mm() sets CR4.PCE per mm), while
- * the set, surviving the exec, stayed resumed. Give it back.
- */
-static void vp_user_read_again(struct vperfctr *v)
-{
-	unsigned long flags;
-
-	raw_spin_lock_irqsave(&v->lock, flags);
-	if (v->resumed)
-		perfctr_cpu_user_read(&v->page->cpu, true);
-	raw_spin_unlock_irqrestore(&v->lock, flags);
-}
-
 /* The owner maps its state page: read-only, page 0 only, not inherited. */
 static int vp_state_mmap(struct file *file, struct vm_area_struct *vma)
 {
@@ -1057,8 +1143,6 @@ static int vp_state_mmap(struct file *file, struct vm_area_struct *vma)
 	err = vm_insert_page(vma, vma->vm_start, virt_to_page(v->page));
 	if (err && created)
 		vp_unlink(v);		/* as if never asked */
-	else if (!err)
-		vp_user_read_again(v);
 out:
 	mutex_unlock(&vp_mutex);
 	return err;
@@ -1086,12 +1170,152 @@ const struct file_operations vperfctr_state_fops = {
 	.llseek = default_llseek,
 };
 
+const struct file_operations vperfctr_status_fops = {
+	.owner = THIS_MODULE,
+	.open = vp_open,
+	.read = vp_status_read,
+	.llseek = default_llseek,
+};
+
 const struct file_operations vperfctr_command_fops = {
 	.owner = THIS_MODULE,
 	.open = vp_open,
 	.write = vp_command_write,
 	.llseek = default_llseek,
 };
+
+/*
+ * A set survives exec only into a program that anyone with the owner's
+ * ids could trace anyway: no CLOEXEC, a dumpable program, and the same
+ * ids and permitted capabilities as when its control was written.
+ */
+static bool vp_survives_exec(const struct vperfctr *v)
+{
+	struct mm_struct *mm = current->mm;
+
+	return !(v->uctl.flags & VPERFCTR_CONTROL_CLOEXEC) && mm &&
+	       get_dumpable(mm) == SUID_DUMP_USER &&
+	       vp_creds_same(&v->creds, current_cred());
+}
+
+/*
+ * sched_process_exec: in the exec'ing thread, its new credentials
+ * committed, before the new program's first instruction. Preemption is
+ * off. A set that goes is detached here (or by its pending link work);
+ * one that stays counts on, and may be read again (the new mm's switch
+ * took RDPMC away).
+ */
+static void vp_exec(void *data, struct task_struct *task, pid_t old_pid,
+		    struct linux_binprm *bprm)
+{
+	struct vperfctr *v;
+	unsigned long flags;
+	bool detach = false;
+
+	rcu_read_lock();
+	v = vp_find_any(current);
+	if (!v)
+		goto out;
+	raw_spin_lock_irqsave(&v->lock, flags);
+	if (vp_survives_exec(v)) {
+		WRITE_ONCE(v->exec_id, READ_ONCE(current->self_exec_id));
+		vp_unstop(v, VP_STOP_EXEC);
+		if (v->linked)
+			vp_run(v);
+	} else {
+		WRITE_ONCE(v->unlinked, true);
+		detach = v->linked;
+	}
+	raw_spin_unlock_irqrestore(&v->lock, flags);
+	if (detach)
+		vp_detach(v);
+out:
+	rcu_read_unlock();
+}
+
+static void vp_exec_tp_find(struct tracepoint *tp, void *priv)
+{
+	if (!strcmp(tp->name, "sched_process_exec"))
+		*(struct tracepoint **)priv = tp;
+}
+
+/* On the CPUs the hardware is taken back from: stop what counts there. */
+static void vp_evict_cpu(void *unused)
+{
+	struct vperfctr *v = this_cpu_read(vp_running);
+
+	if (!v)
+		return;
+	raw_spin_lock(&v->lock);
+	if (v->evicted && v->resumed) {
+		vp_suspend(v);
+		vp_stop(v, VP_STOP_EVICT);
+	}
+	raw_spin_unlock(&v->lock);
+}
+
+/*
+ * CAP_PERFMON takes the hardware back from every set that holds it: they
+ * stop, their page shows cstatus 0, status says "evicted", and only a new
+ * control gives them counters again. Returns the number of sets.
+ */
+unsigned int vperfctr_reclaim(void)
+{
+	unsigned int bkt, n = 0;
+	struct vperfctr *v;
+	unsigned long flags;
+
+	vperfctr_settle();
+	mutex_lock(&vp_mutex);
+	hash_for_each(vp_hash, bkt, v, node) {
+		if (!v->reserved)
+			continue;
+		raw_spin_lock_irqsave(&v->lock, flags);
+		v->evicted = true;	/* vp_resume() sees it from now on */
+		if (!v->resumed)
+			vp_stop(v, VP_STOP_EVICT);
+		raw_spin_unlock_irqrestore(&v->lock, flags);
+		v->reserved = false;
+		n++;
+	}
+	/* Those counting right now: on their CPU. */
+	if (n)
+		on_each_cpu(vp_evict_cpu, NULL, 1);
+	if (vp_hw_users) {
+		vp_hw_users = 0;
+		perfctr_cpu_release(vperfctr_service);
+	}
+	mutex_unlock(&vp_mutex);
+	return n;
+}
+
+/* For /proc/perfctr/info: " (N sets; uids U...)" of the sets holding it. */
+void vperfctr_show_holders(struct seq_file *m)
+{
+	unsigned int bkt, n = 0, nuids = 0, i;
+	uid_t uids[8];
+	struct vperfctr *v;
+
+	mutex_lock(&vp_mutex);
+	hash_for_each(vp_hash, bkt, v, node) {
+		uid_t uid;
+
+		if (!v->reserved)
+			continue;
+		n++;
+		uid = from_kuid_munged(seq_user_ns(m), task_uid(v->owner));
+		for (i = 0; i < nuids && uids[i] != uid; i++)
+			;
+		if (i == nuids && nuids < ARRAY_SIZE(uids))
+			uids[nuids++] = uid;
+	}
+	mutex_unlock(&vp_mutex);
+	seq_printf(m, " (%u set%s; uid%s", n, n == 1 ? "" : "s",
+		   nuids == 1 ? "" : "s");
+	for (i = 0; i < nuids; i++)
+		seq_printf(m, " %u", uids[i]);
+	seq_puts(m, ")");
+}
 
 /* Sets already gone let go of the hardware before this returns. */
 void vperfctr_settle(void)
@@ -1132,6 +1356,9 @@ int vperfctr_init(void)
 	if (ret < 0)
 		return ret;
 	vp_hp_state = ret;
+	for_each_kernel_tracepoint(vp_exec_tp_find, &vp_exec_tp);
+	if (vp_exec_tp && tracepoint_probe_register(vp_exec_tp, (void *)vp_exec, NULL))
+		vp_exec_tp = NULL;
 	/* Once for the module's life: enabling it per set would sleep. */
 	preempt_notifier_inc();
 	perfctr_cpu_set_ihandler(vp_ihandler);
@@ -1144,6 +1371,10 @@ void vperfctr_exit(void)
 	unsigned int cpu;
 
 	perfctr_cpu_set_ihandler(NULL);
+	if (vp_exec_tp) {
+		tracepoint_probe_unregister(vp_exec_tp, (void *)vp_exec, NULL);
+		tracepoint_synchronize_unregister();
+	}
 	irq_work_sync(&vp_reap_irq_work);
 	flush_work(&vp_reap_work);	/* the last vp_free() may still return */
 	cpuhp_remove_state_nocalls(vp_hp_state);

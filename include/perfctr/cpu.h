@@ -81,6 +81,12 @@ extern const char *const perfctr_kernel_holder;
 const char *perfctr_cpu_reserved_by(void);
 
 /*
+ * Unreserved, would the kernel (perf_events, the NMI watchdog) refuse us
+ * the counters now? For information only: it may change at once.
+ */
+bool perfctr_cpu_kernel_busy(void);
+
+/*
  * PRE: no running i-mode counters. Validates state->control and, only if
  * it is valid, recomputes the derived fields. Returns 0 or -EINVAL; on
  * error the state is untouched.

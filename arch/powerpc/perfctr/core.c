@@ -530,6 +530,20 @@ const char *perfctr_cpu_reserved_by(void)
 	return READ_ONCE(reserved_by);
 }
 
+bool perfctr_cpu_kernel_busy(void)
+{
+	bool busy = false;
+
+	mutex_lock(&reserve_lock);
+	if (!reserved_by && pp_family.nrctrs) {
+		busy = pp_reserve_hw(NULL) != 0;
+		if (!busy)
+			pp_release_hw();
+	}
+	mutex_unlock(&reserve_lock);
+	return busy;
+}
+
 const char *perfctr_cpu_name(void)
 {
 	return perfctr_info.name;

@@ -435,6 +435,20 @@ const char *perfctr_cpu_reserved_by(void)
 	return READ_ONCE(reserved_by);
 }
 
+bool perfctr_cpu_kernel_busy(void)
+{
+	bool busy = false;
+
+	mutex_lock(&reserve_lock);
+	if (!reserved_by && pc_family.kernel_reserve) {
+		busy = !pc_reserve_kernel();
+		if (!busy)
+			pc_unreserve_kernel();
+	}
+	mutex_unlock(&reserve_lock);
+	return busy;
+}
+
 const char *perfctr_cpu_name(void)
 {
 	return perfctr_info.name;

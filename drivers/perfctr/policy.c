@@ -1,0 +1,142 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * perfctr: who may count what, and who may look at whose counters.
+ *
+ * Modelled on perf_event_paranoid, which the kernel does not export to
+ * modules: perfctr.paranoid has the same levels and the same default, and
+ * CAP_PERFMON (or CAP_SYS_ADMIN) bypasses it as it bypasses perf's.
+ * See Documentation/perfctr/security.rst.
+ */
+#define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
+
+#include <linux/capability.h>
+#include <linux/cred.h>
+#include <linux/errno.h>
+#include <linux/moduleparam.h>
+#include <linux/ptrace.h>
+#include <linux/rcupdate.h>
+#include <linux/sched.h>
+#include <linux/sched/coredump.h>
+#include <linux/sched/signal.h>
+#include <linux/sched/task.h>
+
+#include <perfctr/cpu.h>
+#include "perfctr.h"
+
+/*
+ * -1, 0, 1: any control; 2: user mode only; 3: the TSC only, without
+ * privilege. perfctr has no unprivileged CPU-wide mode and no
+ * tracepoints, so -1, 0 and 1 allow the same.
+ */
+static int paranoid = 2;
+
+static int paranoid_set(const char *val, const struct kernel_param *kp)
+{
+	int n, err = kstrtoint(val, 0, &n);
+
+	if (err)
+		return err;
+	if (n < -1 || n > 3)
+		return -EINVAL;
+	WRITE_ONCE(paranoid, n);
+	return 0;
+}
+
+static const struct kernel_param_ops paranoid_ops = {
+	.set = paranoid_set,
+	.get = param_get_int,
+};
+
+module_param_cb(paranoid, &paranoid_ops, &paranoid, 0644);
+MODULE_PARM_DESC(paranoid,
+		 "as perf_event_paranoid: 2 (default) user mode only, 3 TSC only, <= 1 any, without CAP_PERFMON");
+
+/*
+ * Off by default: reading another process's counters needs its tracer or
+ * CAP_SYS_PTRACE, as the LSMs cannot be asked from a module.
+ */
+static bool read_same_uid;
+module_param(read_same_uid, bool, 0644);
+MODULE_PARM_DESC(read_same_uid,
+		 "let a process read the counters of any dumpable process with its uid (bypasses Yama and other LSMs)");
+
+int perfctr_paranoid(void)
+{
+	return READ_ONCE(paranoid);
+}
+
+/* May the caller have @state counted, in its own thread or a tracee? */
+int perfctr_may_count(const struct perfctr_cpu_state *state)
+{
+	int level = perfctr_paranoid();
+
+	if (level <= 1 || perfmon_capable())
+		return 0;
+	if (perfctr_cstatus_nrctrs(state->cstatus) && level >= 3)
+		return -EACCES;
+	if (perfctr_cpu_counts_kernel(state))
+		return -EACCES;
+	return 0;
+}
+
+/*
+ * ptrace's credential rule with the caller's real ids: the same real
+ * ids as every id of the target, and a dumpable target. Only consulted
+ * when read_same_uid is set.
+ */
+static bool same_uid_may_read(struct task_struct *task)
+{
+	const struct cred *cred = current_cred(), *tcred;
+	bool ok;
+
+	rcu_read_lock();
+	tcred = __task_cred(task);
+	ok = uid_eq(cred->uid, tcred->euid) && uid_eq(cred->uid, tcred->suid) &&
+	     uid_eq(cred->uid, tcred->uid) && gid_eq(cred->gid, tcred->egid) &&
+	     gid_eq(cred->gid, tcred->sgid) && gid_eq(cred->gid, tcred->gid);
+	rcu_read_unlock();
+	if (!ok)
+		return false;
+	task_lock(task);
+	ok = task->mm && get_dumpable(task->mm) == SUID_DUMP_USER;
+	task_unlock(task);
+	return ok;
+}
+
+/* CAP_SYS_PTRACE over the target, and over its mm if it is not dumpable. */
+static bool ptrace_capable(struct task_struct *task)
+{
+	struct mm_struct *mm;
+	bool ok;
+
+	rcu_read_lock();
+	ok = ns_capable(__task_cred(task)->user_ns, CAP_SYS_PTRACE);
+	rcu_read_unlock();
+	if (!ok)
+		return false;
+	task_lock(task);
+	mm = task->mm;
+	if (mm && get_dumpable(mm) != SUID_DUMP_USER)
+		ok = ns_capable(mm->user_ns, CAP_SYS_PTRACE);
+	task_unlock(task);
+	return ok;
+}
+
+/*
+ * May the caller look at @task's counters? Its own process, yes. From
+ * outside: its ptrace tracer, whom the LSMs vetted at attach, or a
+ * caller with CAP_SYS_PTRACE over it; or, opted in, the same uid.
+ */
+bool perfctr_may_read_task(struct task_struct *task)
+{
+	bool tracer;
+
+	if (same_thread_group(task, current))
+		return true;
+	rcu_read_lock();
+	tracer = ptrace_parent(task) == current;
+	rcu_read_unlock();
+	if (tracer || ptrace_capable(task))
+		return true;
+	return READ_ONCE(read_same_uid) && same_uid_may_read(task);
+}
