@@ -21,6 +21,39 @@
 #include <perfctr/perfctr.h>
 
 #define GLOBAL_PATH "/proc/perfctr/global"
+#define RECLAIM_PATH "/proc/perfctr/reclaim"
+
+/* What to do about an errno from GLOBAL_PATH, or NULL. */
+static const char *advice(int err)
+{
+	switch (err) {
+	case EACCES:
+	case EPERM:
+		return "global mode needs CAP_PERFMON: run gperfctr as root,\n"
+		       "or give it the capability (setcap cap_perfmon+ep)";
+	case EBUSY:
+		return "the counters are in use (reserved_by in\n"
+		       "/proc/perfctr/info); take them back from per-thread\n"
+		       "counters with: echo 1 > " RECLAIM_PATH;
+	case EINVAL:
+		return "the CPU's driver refused the control: see the rules\n"
+		       "for this CPU family in Documentation/perfctr/";
+	case ENOENT:
+		return "is perfctr loaded and mounted? (mount -t perfctr none\n"
+		       "/proc/perfctr)";
+	}
+	return NULL;
+}
+
+static void complain(const char *what, int err)
+{
+	const char *why = advice(err);
+
+	fprintf(stderr, "gperfctr: %s %s: %s\n", what, GLOBAL_PATH,
+		strerror(err));
+	if (why)
+		fprintf(stderr, "gperfctr: %s\n", why);
+}
 
 static int write_control(int fd, const struct perfctr_cpu_control *control)
 {
@@ -28,10 +61,7 @@ static int write_control(int fd, const struct perfctr_cpu_control *control)
 
 	if (n == (ssize_t)sizeof(*control))
 		return 0;
-	fprintf(stderr, "gperfctr: write %s: %s\n", GLOBAL_PATH,
-		n < 0 ? strerror(errno) : "short write");
-	if (n < 0 && errno == EINVAL)
-		fprintf(stderr, "gperfctr: the CPU's driver refused the control\n");
+	complain("write", n < 0 ? errno : EIO);
 	return -1;
 }
 
@@ -107,7 +137,7 @@ int main(int argc, char **argv)
 	}
 	fd = open(GLOBAL_PATH, O_RDWR);
 	if (fd < 0) {
-		fprintf(stderr, "gperfctr: %s: %s\n", GLOBAL_PATH, strerror(errno));
+		complain("open", errno);
 		return 1;
 	}
 	if (write_control(fd, &control))

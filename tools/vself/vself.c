@@ -67,6 +67,7 @@ int main(int argc, char **argv)
 	struct vperfctr_control ctl;
 	struct perfctr_info info;
 	struct vperfctr *vp;
+	char status[80];
 	unsigned int n;
 	int opt;
 
@@ -88,7 +89,12 @@ int main(int argc, char **argv)
 		return 1;
 	}
 	if (vperfctr_control(vp, &ctl)) {
-		perror("vself: control");
+		int err = errno;
+		const char *why = perfctr_explain(err);
+
+		fprintf(stderr, "vself: control: %s\n", strerror(err));
+		if (why)
+			fprintf(stderr, "vself: %s\n", why);
 		return 1;
 	}
 	n = ctl.cpu_control.nractrs;
@@ -104,6 +110,9 @@ int main(int argc, char **argv)
 	vperfctr_read_ctrs(vp, &s2);
 	spin(0.05);
 	vperfctr_read_ctrs(vp, &s3);
+	if (!vperfctr_read_status(vp, status, sizeof(status)) &&
+	    strcmp(status, "running"))
+		printf("  the counters stopped: %s\n", status);
 	vperfctr_suspend(vp);
 	vperfctr_read_sums(vp, &sums);
 	show("spin 100 ms:", &s1, &s0, n);

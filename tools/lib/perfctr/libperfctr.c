@@ -42,6 +42,7 @@ struct vperfctr {
 	int control_fd;
 	int sums_fd;
 	int command_fd;
+	int status_fd;
 	int can_tsc;		/* RDTSC usable: fast_tsc may be set */
 	int can_ctrs;		/* and RDPMC too: fast_ctrs may be set */
 };
@@ -94,6 +95,10 @@ static void parse_info_line(struct perfctr_info *info, const char *key,
 			   val);
 	else if (!strcmp(key, "fallback"))
 		copy_field(info->fallback, sizeof(info->fallback), val);
+	else if (!strcmp(key, "paranoid"))
+		info->paranoid = strtol(val, NULL, 10);
+	else if (!strcmp(key, "reserved_by"))
+		copy_field(info->reserved_by, sizeof(info->reserved_by), val);
 }
 
 int perfctr_info(struct perfctr_info *info)
@@ -131,6 +136,50 @@ int perfctr_info(struct perfctr_info *info)
 	return 0;
 }
 
+/* Advice for refusals */
+
+static int read_paranoid(void)
+{
+	struct perfctr_info info;
+
+	return perfctr_info(&info) ? 2 : info.paranoid;
+}
+
+static const char *explain_eacces(void)
+{
+	if (read_paranoid() >= 3)
+		return "perfctr.paranoid is 3: without CAP_PERFMON only the TSC\n"
+		       "may be counted; ask the administrator for CAP_PERFMON, or\n"
+		       "to lower /sys/module/perfctr/parameters/paranoid";
+	return "perfctr.paranoid forbids counting kernel mode without\n"
+	       "CAP_PERFMON: count user mode only (x86: clear the event\n"
+	       "select's OS bit, 0x20000; ppc32: set MMCR0[FCS]), or ask the\n"
+	       "administrator for CAP_PERFMON, or to lower\n"
+	       "/sys/module/perfctr/parameters/paranoid";
+}
+
+const char *perfctr_explain(int err)
+{
+	switch (err) {
+	case EACCES:
+		return explain_eacces();
+	case EBUSY:
+		return "the counters are in use (reserved_by in " INFO_PATH "):\n"
+		       "wait for their holder, or ask the administrator to take\n"
+		       "them back: echo 1 > " PERFCTR_ROOT "/reclaim";
+	case EINVAL:
+		return "the control is not valid for this CPU: see the rules\n"
+		       "for its family in Documentation/perfctr/";
+	case EOPNOTSUPP:
+		return "this kernel has no sched_process_exec tracepoint\n"
+		       "(CONFIG_TRACEPOINTS), which per-thread counters need";
+	case ENOENT:
+		return "is perfctr loaded and mounted? (mount -t perfctr none\n"
+		       PERFCTR_ROOT ")";
+	}
+	return NULL;
+}
+
 /* Opening and closing */
 
 static void vp_free(struct vperfctr *vp)
@@ -151,6 +200,8 @@ static void vp_free(struct vperfctr *vp)
 		close(vp->sums_fd);
 	if (vp->command_fd >= 0)
 		close(vp->command_fd);
+	if (vp->status_fd >= 0)
+		close(vp->status_fd);
 	free(vp);
 	errno = saved;
 }
@@ -242,6 +293,7 @@ static struct vperfctr *vp_open(const char *dir, int self)
 	vp->control_fd = -1;
 	vp->sums_fd = -1;
 	vp->command_fd = -1;
+	vp->status_fd = -1;
 	vp->state_size = sysconf(_SC_PAGESIZE);
 	dfd = open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
 	if (dfd < 0)
@@ -254,6 +306,9 @@ static struct vperfctr *vp_open(const char *dir, int self)
 		goto fail_dir;
 	vp->command_fd = openat(dfd, "command", O_WRONLY | O_CLOEXEC);
 	if (vp->command_fd < 0)
+		goto fail_dir;
+	vp->status_fd = openat(dfd, "status", O_RDONLY | O_CLOEXEC);
+	if (vp->status_fd < 0)
 		goto fail_dir;
 	if (self && vp_open_state(vp, dfd, &info))
 		goto fail_dir;
@@ -346,6 +401,22 @@ int vperfctr_read_sums(struct vperfctr *vp, struct perfctr_sum_ctrs *sums)
 {
 	return io_result(pread(vp->sums_fd, sums, sizeof(*sums), 0),
 			 sizeof(*sums));
+}
+
+int vperfctr_read_status(struct vperfctr *vp, char *buf, size_t size)
+{
+	ssize_t n;
+
+	if (!size) {
+		errno = EINVAL;
+		return -1;
+	}
+	n = pread(vp->status_fd, buf, size - 1, 0);
+	if (n < 0)
+		return -1;
+	buf[n] = '\0';
+	buf[strcspn(buf, "\n")] = '\0';
+	return 0;
 }
 
 static int vp_command(struct vperfctr *vp, __u32 cmd)

@@ -32,9 +32,17 @@ struct perfctr_info {
 	unsigned int nrctrs;
 	char cpus_forbidden[64];	/* a CPU list, "" if none */
 	char fallback[128];		/* "none", or why only the TSC works */
+	int paranoid;			/* perfctr.paranoid */
+	char reserved_by[128];		/* who holds the counters, or "none" */
 };
 
 int perfctr_info(struct perfctr_info *info);
+
+/*
+ * Why perfctr refused a request with errno @err, and what to change, as
+ * one sentence; NULL where it has nothing to add to strerror(@err).
+ */
+const char *perfctr_explain(int err);
 
 struct vperfctr;
 
@@ -67,6 +75,13 @@ int vperfctr_resume(struct vperfctr *vp);
 int vperfctr_clear(struct vperfctr *vp);
 int vperfctr_iresume(struct vperfctr *vp);
 int vperfctr_unlink(struct vperfctr *vp);
+
+/*
+ * The set's state as <tid>/status says it, without the newline: "none",
+ * "idle", "running" or "stopped: <why>[,<why>...]" (suspended, overflow,
+ * forbidden-cpu, evicted, exec).
+ */
+int vperfctr_read_status(struct vperfctr *vp, char *buf, size_t size);
 
 /* The mapped state page, or NULL (remote handles). */
 const struct vperfctr_state *vperfctr_state(const struct vperfctr *vp);
