@@ -223,7 +223,7 @@ START_TEST(global_reservation_shown)
 	int fd = open_global();
 
 	start_tsc(fd);
-	ck_assert_str_eq(info_field("reserved_by"), "global-mode perfctr");
+	ck_assert_str_eq(info_field("reserved_by"), "global-mode perfctr (uid 0)");
 	stop(fd);
 	ck_assert_str_eq(info_field("reserved_by"), "none");
 	close(fd);
@@ -301,7 +301,7 @@ START_TEST(global_bad_write)
 	usleep(20000);
 	after = total_tsc(fd);
 	ck_assert_uint_gt(after, a);
-	ck_assert_str_eq(info_field("reserved_by"), "global-mode perfctr");
+	ck_assert_str_eq(info_field("reserved_by"), "global-mode perfctr (uid 0)");
 	stop(fd);
 	close(fd);
 }

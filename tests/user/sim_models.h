@@ -3,7 +3,9 @@
  * The simulated PMU's families (perfctr_simpmu.ko model=NAME), as the
  * Check suites program them: for each, two a-mode counters, the same
  * with the second counter in i-mode, and a control one rule of the
- * family refuses. Their counters count the TSC's (timebase's) ticks.
+ * family refuses; all count user mode only, so any user may have them
+ * at perfctr.paranoid 2, and kernel() makes the first count kernel mode
+ * too. Their counters count the TSC's (timebase's) ticks.
  */
 #ifndef _PERFCTR_TESTS_SIM_MODELS_H
 #define _PERFCTR_TESTS_SIM_MODELS_H
@@ -23,11 +25,19 @@ struct sim_model {
 	void (*amode)(struct perfctr_cpu_control *c);	/* two a-mode ctrs */
 	void (*imode)(struct perfctr_cpu_control *c, int ireset); /* 1 a, 1 i */
 	void (*refused)(struct perfctr_cpu_control *c);	/* a rule broken */
+	void (*kernel)(struct perfctr_cpu_control *c);	/* + kernel mode */
 };
 
 #ifndef __powerpc__
-#define SIM_EN_CPL	0x00430000U	/* EN | OS | USR */
+#define SIM_EN_CPL	0x00410000U	/* EN | USR */
+#define SIM_EVNTSEL_OS	0x00020000U	/* counts CPL 0 */
 #define SIM_EVNTSEL_INT	0x00100000U
+
+/* EVNTSEL.OS on counter 0: the Intel SDM and AMD BKDG agree. */
+static inline void sim_evntsel_kernel(struct perfctr_cpu_control *c)
+{
+	c->evntsel[0] |= SIM_EVNTSEL_OS;
+}
 
 static inline void sim_k7_amode(struct perfctr_cpu_control *c)
 {
@@ -59,7 +69,7 @@ static inline void sim_arch_amode(struct perfctr_cpu_control *c)
 	c->pmc_map[0] = 1;
 	c->evntsel[0] = SIM_EN_CPL | 0x3C;
 	c->pmc_map[1] = PERFCTR_X86_FIXED_PMC | 1;
-	c->evntsel[1] = 0x3;
+	c->evntsel[1] = 0x2;			/* user mode (bit 1) */
 }
 
 static inline void sim_arch_imode(struct perfctr_cpu_control *c, int ireset)
@@ -78,7 +88,13 @@ static inline void sim_arch_refused(struct perfctr_cpu_control *c)
 }
 
 #define SIM_P4_CCCR(sel)	((1U << 12) | ((sel) << 13) | (3U << 16))
-#define SIM_P4_ESCR		((0x13U << 25) | (1U << 9) | 0xC)
+#define SIM_P4_ESCR		((0x13U << 25) | (1U << 9) | 0x4) /* T0_USR */
+#define SIM_P4_ESCR_T0_OS	0x8U
+
+static inline void sim_p4_kernel(struct perfctr_cpu_control *c)
+{
+	c->p4.escr[0] |= SIM_P4_ESCR_T0_OS;
+}
 
 static inline void sim_p4_amode(struct perfctr_cpu_control *c)
 {
@@ -107,13 +123,17 @@ static inline void sim_p4_refused(struct perfctr_cpu_control *c)
 }
 
 static const struct sim_model sim_models[] = {
-	{ "k7", "AMD K7", "", 4, sim_k7_amode, sim_k7_imode, sim_k7_refused },
+	{ "k7", "AMD K7", "", 4, sim_k7_amode, sim_k7_imode, sim_k7_refused,
+	  sim_evntsel_kernel },
 	{ "arch-v2", "Intel architectural perfmon", "", 7, sim_arch_amode,
-	  sim_arch_imode, sim_arch_refused },
+	  sim_arch_imode, sim_arch_refused, sim_evntsel_kernel },
 	{ "p4-model3-ht", "Intel P4", "1", 18, sim_p4_amode, sim_p4_imode,
-	  sim_p4_refused },
+	  sim_p4_refused, sim_p4_kernel },
 };
 #else
+/* MMCR0[FCS], bit 1 in the manuals' numbering: freeze in supervisor state. */
+#define SIM_PPC_MMCR0_FCS	0x40000000U
+
 /* PMC1 counting cycles (event 1), PMC3 instructions (event 2). */
 static inline void sim_ppc_amode(struct perfctr_cpu_control *c)
 {
@@ -122,6 +142,12 @@ static inline void sim_ppc_amode(struct perfctr_cpu_control *c)
 	c->evntsel[0] = 1;
 	c->pmc_map[1] = 2;
 	c->evntsel[1] = 2;
+	c->ppc.mmcr0 = SIM_PPC_MMCR0_FCS;
+}
+
+static inline void sim_ppc_kernel(struct perfctr_cpu_control *c)
+{
+	c->ppc.mmcr0 &= ~SIM_PPC_MMCR0_FCS;
 }
 
 static inline void sim_ppc_imode(struct perfctr_cpu_control *c, int ireset)
@@ -130,7 +156,7 @@ static inline void sim_ppc_imode(struct perfctr_cpu_control *c, int ireset)
 	c->nractrs = 1;
 	c->nrictrs = 1;
 	c->ireset[1] = ireset;
-	c->ppc.mmcr0 = PERFCTR_PPC_MMCR0_PMXE | PERFCTR_PPC_MMCR0_PMCNCE;
+	c->ppc.mmcr0 |= PERFCTR_PPC_MMCR0_PMXE | PERFCTR_PPC_MMCR0_PMCNCE;
 }
 
 static inline void sim_ppc_refused(struct perfctr_cpu_control *c)
@@ -145,9 +171,9 @@ static inline void sim_ppc_refused(struct perfctr_cpu_control *c)
  */
 static const struct sim_model sim_models[] = {
 	{ "7450", "PowerPC 7450", "", 6, sim_ppc_amode, sim_ppc_imode,
-	  sim_ppc_refused },
+	  sim_ppc_refused, sim_ppc_kernel },
 	{ "750", "PowerPC 750", "", 4, sim_ppc_amode, sim_ppc_imode,
-	  sim_ppc_refused },
+	  sim_ppc_refused, sim_ppc_kernel },
 };
 #endif
 

@@ -142,7 +142,7 @@ START_TEST(global_refuses_imode)
 	ck_assert_int_eq(errno, EINVAL);
 	ck_assert_str_eq(info_field("reserved_by"), "none");
 	ck_assert_int_eq(apply(fd, CTL_GOOD), sizeof(struct perfctr_cpu_control));
-	ck_assert_str_eq(info_field("reserved_by"), "global-mode perfctr");
+	ck_assert_str_eq(info_field("reserved_by"), "global-mode perfctr (uid 0)");
 	ck_assert_int_eq(apply(fd, CTL_NONE), sizeof(struct perfctr_cpu_control));
 	close(fd);
 }
