@@ -425,6 +425,13 @@ void perfctr_cpu_ireload(struct perfctr_cpu_state *state)
 	pp_compute_mmcrs(state, true);
 }
 
+/* Only MMCR0[FCS] keeps the counters out of supervisor state. */
+bool perfctr_cpu_counts_kernel(const struct perfctr_cpu_state *state)
+{
+	return perfctr_cstatus_nrctrs(state->cstatus) &&
+	       !(state->control.ppc.mmcr0 & PP_MMCR0_FCS);
+}
+
 /* Where the user copies exist they are always readable: nothing to switch. */
 void perfctr_cpu_user_read(const struct perfctr_cpu_state *state, bool on)
 {

@@ -36,6 +36,8 @@ enum perfctr_ppc_family_id {
 #define PP_MMCR0_TBEE	PERFCTR_PPC_MMCR0_TBEE
 #define PP_MMCR0_PMCSEL	PERFCTR_PPC_MMCR0_PMCSEL
 #define PP_MMCR2_THRESHMULT	PERFCTR_PPC_MMCR2_THRESHMULT
+/* Bit 1: FCS (604: DP), no counting in supervisor state (MSR[PR] = 0). */
+#define PP_MMCR0_FCS	0x40000000U
 
 /* Bits with which the hardware itself changes MMCR0 while counting. */
 #define PP_MMCR0_ASYNC	(PP_MMCR0_FCECE | PP_MMCR0_TRIGGER)
