@@ -566,6 +566,12 @@ void perfctr_sim_user_rdpmc(bool on)
 	S.user_rdpmc = on;
 }
 
+void perfctr_sim_nmi_window(void)
+{
+	if (S.nmi_window)
+		S.nmi_window();
+}
+
 /*
  * KUnit runs one simulated CPU at a time; the live module registers once
  * for all CPUs, possibly on one CPU and unregisters on another.
