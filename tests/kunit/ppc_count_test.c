@@ -578,9 +578,9 @@ static void ppc_count_id_64bit(struct kunit *test)
 	KUNIT_ASSERT_EQ(test, sim_start(&sim_ppc_604e), 0);
 	atomic64_set(&pp_next_control_id, BIT_ULL(32) + 4);
 	a = amode_state(test, 1, map);
-	atomic64_set(&pp_next_control_id, 4);
 	b = amode_state(test, 1, map);
 	b->control.evntsel[0] = 2;
+	atomic64_set(&pp_next_control_id, 4);
 	KUNIT_ASSERT_EQ(test, perfctr_cpu_update_control(b, false), 0);
 	KUNIT_ASSERT_EQ(test, (u32)a->id, (u32)b->id);
 	sim_resume(a);
