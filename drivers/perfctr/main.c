@@ -69,7 +69,7 @@ static int info_show(struct seq_file *m, void *v)
 	seq_printf(m, "abi_version: 0x%04x\n", PERFCTR_ABI_VERSION);
 	seq_printf(m, "cpu_type: %s\n", perfctr_info.name);
 	seq_printf(m, "cpu_family_id: %u\n", perfctr_info.family_id);
-	show_features(m, perfctr_info.features);
+	show_features(m, perfctr_cpu_features());
 	seq_printf(m, "cpu_khz: %u\n", perfctr_info.cpu_khz);
 	seq_printf(m, "tsc_to_cpu_mult: %u\n", perfctr_info.tsc_to_cpu_mult);
 	seq_printf(m, "nrctrs: %u\n", perfctr_info.nrctrs);

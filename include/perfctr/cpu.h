@@ -32,6 +32,12 @@ struct perfctr_cpu_state {
 		};
 	};
 	struct perfctr_cpu_control control;
+	/*
+	 * Identifies the validated control for the per-CPU register caches.
+	 * 64 bits never wrap, and user space never sees it (k1.id stays 0),
+	 * so no set can pose as another's cached control.
+	 */
+	u64 id;
 #ifdef CONFIG_X86
 	u32 p4_escr_map[PERFCTR_NR_PMCS];	/* ESCR MSR per counter */
 #endif
@@ -105,11 +111,20 @@ bool perfctr_cpu_counts_kernel(const struct perfctr_cpu_state *state);
 /*
  * The next three must be called with preemption disabled; on ppc32, and
  * for a state with i-mode counters anywhere, with interrupts off too (the
- * overflow interrupt works on the same per-CPU data).
+ * overflow interrupt works on the same per-CPU data). Suspend stops the
+ * counters of @state where the hardware can stop them, and resume starts
+ * them again; where it cannot (WinChip, VIA C3), resume zeroes them: the
+ * counts of @state never include what ran on the CPU in between.
  */
 void perfctr_cpu_suspend(struct perfctr_cpu_state *state);
 void perfctr_cpu_resume(struct perfctr_cpu_state *state);
 void perfctr_cpu_sample(struct perfctr_cpu_state *state);
+
+/*
+ * PERFCTR_FEATURE_* as /proc/perfctr/info shows them now: perfctr_info's,
+ * less RDPMC while the x86 module parameter rdpmc is 0.
+ */
+unsigned int perfctr_cpu_features(void);
 
 typedef void (*perfctr_ihandler_t)(unsigned long pc);
 void perfctr_cpu_set_ihandler(perfctr_ihandler_t handler);
@@ -121,9 +136,20 @@ unsigned int perfctr_cpu_identify_overflow(struct perfctr_cpu_state *state);
 void perfctr_cpu_ireload(struct perfctr_cpu_state *state);
 
 /*
- * Interrupts off, on the CPU where @state runs: let user space read the
- * counters of @state directly (x86: RDPMC) after resume, or stop that
- * before suspend. Nothing happens where the CPU cannot do it.
+ * Interrupts off, on the CPU where @state's owner runs. @on: from now
+ * until the call with !on, user space may read the counters directly
+ * (x86: RDPMC, through CR4.PCE), and whatever it reads is a counter of
+ * @state or zero, never another state's counts. That holds whether or
+ * not @state is resumed and whatever its cstatus: the counters are those
+ * of state->control, and if this CPU's registers hold another control's
+ * counts they are stopped and zeroed first. Call it with @on at every
+ * switch-in of an owner whose control has counters, stopped or not, and
+ * with !on at its switch-out and detach; suspend and resume never need
+ * it. Where the CPU cannot give user space the counters, or must not
+ * (an HT P4's thread 1; x86 module parameter rdpmc=0), @on gives no
+ * access; !on may leave access on where it is everyone's (rdpmc=2).
+ * ppc32: the user copies UPMCn are always readable where they exist, so
+ * @on only makes sure the PMCs hold nothing of another state's.
  */
 void perfctr_cpu_user_read(const struct perfctr_cpu_state *state, bool on);
 

@@ -100,8 +100,9 @@ static void ppc_count_wraps(struct kunit *test)
 }
 
 /*
- * Without user copies of the PMCs (604e) the counters run on after
- * suspend, and resuming the same control rewrites nothing.
+ * Even without user copies of the PMCs (604e), suspend freezes the
+ * counters (MMCR0[FC]): what runs until resume is not counted (F5). They
+ * keep their values, and resuming the same control writes MMCR0 only.
  */
 static void ppc_count_cached_control(struct kunit *test)
 {
@@ -112,18 +113,23 @@ static void ppc_count_cached_control(struct kunit *test)
 	KUNIT_ASSERT_EQ(test, sim_start(&sim_ppc_604e), 0);
 	state = amode_state(test, 2, map);
 	sim_resume(state);
+	perfctr_ppc_sim_tick(100);
 	sim_suspend(state);
-	KUNIT_EXPECT_EQ(test, perfctr_ppc_sim.mmcr[0] & FC, 0U);
+	KUNIT_EXPECT_NE(test, perfctr_ppc_sim.mmcr[0] & FC, 0U);
+	perfctr_ppc_sim_tick(500);		/* someone else runs */
+	KUNIT_EXPECT_EQ(test, perfctr_ppc_sim.pmc[0], 100U);
+	KUNIT_EXPECT_EQ(test, perfctr_ppc_sim.pmc[3], 100U);
 	writes = perfctr_ppc_sim.nr_mmcr_writes + perfctr_ppc_sim.nr_pmc_writes;
 	sim_resume(state);
 	KUNIT_EXPECT_EQ(test, perfctr_ppc_sim.nr_mmcr_writes +
-			perfctr_ppc_sim.nr_pmc_writes, writes);
+			perfctr_ppc_sim.nr_pmc_writes, writes + 1);
+	KUNIT_EXPECT_EQ(test, state->pmc[1].start, 100U);
 	/* A new control is loaded, even one with the same contents. */
 	KUNIT_ASSERT_EQ(test, perfctr_cpu_update_control(state, false), 0);
 	sim_suspend(state);
 	sim_resume(state);
 	KUNIT_EXPECT_EQ(test, perfctr_ppc_sim.nr_mmcr_writes +
-			perfctr_ppc_sim.nr_pmc_writes, writes);
+			perfctr_ppc_sim.nr_pmc_writes, writes + 3);
 	KUNIT_EXPECT_EQ(test, perfctr_ppc_sim.nr_bad, 0U);
 }
 
@@ -450,8 +456,7 @@ static void ppc_count_trigger_amode(struct kunit *test)
 /*
  * With TRIGGER (or FCECE) suspend reads MMCR0 and freezes at once: what
  * the hardware does while suspend reads the counters can neither change
- * MMCR0 behind the driver's back nor be counted. 604e: the counters are
- * not frozen at suspend otherwise.
+ * MMCR0 behind the driver's back nor be counted.
  */
 static void ppc_count_async_frozen_at_read(struct kunit *test)
 {
@@ -547,6 +552,70 @@ static void ppc_count_mmcr2(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, perfctr_ppc_sim.nr_bad, 0U);
 }
 
+/* F11: release leaves no count in any PMC. */
+static void ppc_count_release_zeroes(struct kunit *test)
+{
+	static const u32 map[] = { 0, 1, 2, 3, 4, 5 };
+	struct perfctr_cpu_state *state;
+	unsigned int i;
+
+	KUNIT_ASSERT_EQ(test, sim_start(&sim_ppc_7450), 0);
+	state = amode_state(test, 6, map);
+	sim_resume(state);
+	perfctr_ppc_sim_tick(100);
+	sim_sample(state);
+	perfctr_cpu_release(SIM_SERVICE);
+	for (i = 0; i < PP_MAX_PMCS; i++)
+		KUNIT_EXPECT_EQ(test, perfctr_ppc_sim.pmc[i], 0U);
+}
+
+/* F12: ids equal in their low 32 bits are two controls all the same. */
+static void ppc_count_id_64bit(struct kunit *test)
+{
+	static const u32 map[] = { 0 };
+	struct perfctr_cpu_state *a, *b;
+
+	KUNIT_ASSERT_EQ(test, sim_start(&sim_ppc_604e), 0);
+	atomic64_set(&pp_next_control_id, BIT_ULL(32) + 4);
+	a = amode_state(test, 1, map);
+	b = amode_state(test, 1, map);
+	b->control.evntsel[0] = 2;
+	atomic64_set(&pp_next_control_id, 4);
+	KUNIT_ASSERT_EQ(test, perfctr_cpu_update_control(b, false), 0);
+	KUNIT_ASSERT_EQ(test, (u32)a->id, (u32)b->id);
+	sim_resume(a);
+	sim_suspend(a);
+	sim_resume(b);
+	KUNIT_EXPECT_EQ(test, perfctr_ppc_sim_sel(0), 2U);
+	sim_suspend(b);
+}
+
+/*
+ * F7: user space reads UPMCn whenever it likes; when a state's owner
+ * switches in, counters another state left live are zeroed, and its own
+ * are left as they are.
+ */
+static void ppc_count_user_read_claims(struct kunit *test)
+{
+	static const u32 map[] = { 0, 1 };
+	struct perfctr_cpu_state *a, *b;
+	unsigned long flags;
+
+	KUNIT_ASSERT_EQ(test, sim_start(&sim_ppc_750), 0);
+	a = amode_state(test, 1, map);
+	b = amode_state(test, 2, map);
+	sim_resume(b);
+	perfctr_ppc_sim_tick(100);
+	local_irq_save(flags);
+	perfctr_cpu_user_read(b, true);		/* its own: kept */
+	KUNIT_EXPECT_EQ(test, perfctr_ppc_sim.pmc[1], 100U);
+	perfctr_cpu_user_read(a, true);
+	local_irq_restore(flags);
+	KUNIT_EXPECT_EQ(test, perfctr_ppc_sim.pmc[0], 0U);
+	KUNIT_EXPECT_EQ(test, perfctr_ppc_sim.pmc[1], 0U);
+	KUNIT_EXPECT_NE(test, perfctr_ppc_sim.mmcr[0] & FC, 0U);
+}
+
 static struct kunit_case count_test_cases[] = {
 	KUNIT_CASE(ppc_count_accumulates),
 	KUNIT_CASE(ppc_count_wraps),
@@ -565,6 +634,9 @@ static struct kunit_case count_test_cases[] = {
 	KUNIT_CASE(ppc_count_async_frozen_at_read),
 	KUNIT_CASE(ppc_count_suspend_reads_mmcr0_only_async),
 	KUNIT_CASE_PARAM(ppc_count_mmcr2, models_74xx_gen_params),
+	KUNIT_CASE(ppc_count_release_zeroes),
+	KUNIT_CASE(ppc_count_id_64bit),
+	KUNIT_CASE(ppc_count_user_read_claims),
 	{}
 };
 

@@ -223,7 +223,7 @@ static void ppc_rule(struct kunit *test)
 	int err;
 
 	KUNIT_ASSERT_EQ(test, sim_start(c->model), 0);
-	state->k1.id = 12345;
+	state->id = 12345;
 	fill_control(&state->control, c);
 	*before = *state;
 	writes = perfctr_ppc_sim.nr_mmcr_writes + perfctr_ppc_sim.nr_pmc_writes;
@@ -232,7 +232,7 @@ static void ppc_rule(struct kunit *test)
 	if (err)
 		KUNIT_EXPECT_EQ(test, memcmp(before, state, sizeof(*state)), 0);
 	else
-		KUNIT_EXPECT_NE(test, state->k1.id, 12345U);
+		KUNIT_EXPECT_NE(test, state->id, 12345ULL);
 	/* Validation is pure: no register is touched. */
 	KUNIT_EXPECT_EQ(test, perfctr_ppc_sim.nr_mmcr_writes +
 			perfctr_ppc_sim.nr_pmc_writes, writes);

@@ -7,75 +7,6 @@
  */
 #include "x86_test.h"
 
-#define EN	0x00400000U
-#define INT	0x00100000U
-#define CPL	0x00030000U
-
-/* P4: an ESCR_SELECT valid for every counter of @pmc's pair. */
-static u32 p4_select(u32 pmc)
-{
-	return pmc >= 12 ? 4 : 0;	/* CRU_ESCR0/1, else the group's own */
-}
-
-/* P4: the ESCR value, counting at every CPL of thread 0. */
-#define P4_ESCR	((0x2U << 25) | BIT(9) | 0xC)
-
-/* An evntsel the model's rules accept for @pmc, counting event @ev. */
-static u32 good_sel(const struct perfctr_x86_sim_model *m, u32 pmc, bool imode,
-		    u32 ev)
-{
-	switch (m->kind) {
-	case SIM_P5:
-	case SIM_WINCHIP:
-		return 0xC0 | (ev & 0x3F);
-	case SIM_C3:
-		return ev & 0x1FF;
-	case SIM_P6:
-		return (pmc == 0 ? EN : 0) | CPL | ev | (imode ? INT : 0);
-	case SIM_P4:	/* CCCR: enable, select, any thread, threshold */
-		return BIT(12) | (p4_select(pmc) << 13) | (3U << 16) |
-		       ((ev & 0xF) << 20) | (imode ? BIT(26) : 0);
-	default:
-		return EN | CPL | ev | (imode ? INT : 0);
-	}
-}
-
-/* Counter number @n of the model (C3: only counter 1 exists). */
-static u32 nth_pmc(const struct perfctr_x86_sim_model *m, unsigned int n)
-{
-	unsigned long mask = m->pmc_mask;
-	unsigned int pmc;
-
-	for_each_set_bit(pmc, &mask, 32)
-		if (n-- == 0)
-			return pmc;
-	return 0;
-}
-
-static unsigned int nr_pmcs(const struct perfctr_x86_sim_model *m)
-{
-	return hweight32(m->pmc_mask);
-}
-
-/* @n a-mode counters counting event @ev, and the TSC where it works. */
-static void amode_control(struct kunit *test, struct perfctr_cpu_state *state,
-			  unsigned int n, u32 ev)
-{
-	const struct perfctr_x86_sim_model *m = perfctr_x86_sim.m;
-	struct perfctr_cpu_control *c = &state->control;
-	unsigned int i;
-
-	memset(c, 0, sizeof(*c));
-	c->tsc_on = m->kind != SIM_WINCHIP;
-	c->nractrs = n;
-	for (i = 0; i < n; i++) {
-		c->pmc_map[i] = nth_pmc(m, i);
-		c->evntsel[i] = good_sel(m, c->pmc_map[i], false, ev);
-		c->p4.escr[i] = m->kind == SIM_P4 ? P4_ESCR : 0;
-	}
-	KUNIT_ASSERT_EQ(test, perfctr_cpu_update_control(state, false), 0);
-}
-
 static const struct perfctr_x86_sim_model *const counting_models[] = {
 	&sim_p5, &sim_p5mmx, &sim_mii, &sim_winchip, &sim_p6, &sim_arch_v1,
 	&sim_arch_v2, &sim_k7, &sim_k8, &sim_fam10, &sim_fam15, &sim_c3,
@@ -210,20 +141,23 @@ static void count_stale_counters_scrubbed(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, b->pmc[0].sum, 10ULL);
 }
 
-/* Nobody in between: the owner finds its counts where it left them. */
+/*
+ * Nobody in between: the owner finds its counts where it left them;
+ * counters that cannot stop are zeroed, as anyone may have run since.
+ */
 static void count_owner_keeps_counts(struct kunit *test)
 {
 	const struct perfctr_x86_sim_model *m = perfctr_x86_sim.m;
 	struct perfctr_cpu_state *a = sim_state(test);
-	u32 first = nth_pmc(m, 0);
+	u32 first = nth_pmc(m, 0), left = can_stop(m) ? 1234 : 0;
 
 	amode_control(test, a, 1, 0x16);
 	sim_resume(a);
 	perfctr_x86_sim_tick(1234);
 	sim_suspend(a);
 	sim_resume(a);
-	KUNIT_EXPECT_EQ(test, a->pmc[0].start, 1234U);
-	KUNIT_EXPECT_EQ(test, perfctr_x86_sim_counter(first), 1234ULL);
+	KUNIT_EXPECT_EQ(test, a->pmc[0].start, left);
+	KUNIT_EXPECT_EQ(test, perfctr_x86_sim_counter(first), (u64)left);
 	sim_suspend(a);
 }
 
@@ -247,13 +181,33 @@ static void count_user_rdpmc_gate(struct kunit *test)
 	local_irq_restore(flags);
 }
 
-/* Resuming the state that ran last writes no MSR. */
+/*
+ * Writes to load a control that differs from the loaded, stopped one in
+ * its last select only: that select, and the enables the stop cleared.
+ */
+static unsigned int load_writes(const struct perfctr_x86_sim_model *m,
+				unsigned int n)
+{
+	switch (m->kind) {
+	case SIM_ARCH:					/* v2: + GLOBAL_CTRL */
+		return (m->cpuid_a_eax & 0xFF) >= 2 ? 2 : n;
+	case SIM_P6:
+		return n == 1 ? 1 : 2;			/* + EVNTSEL0.EN */
+	case SIM_K7:
+	case SIM_P4:
+		return n;
+	default:
+		return 1;				/* the one CESR */
+	}
+}
+
+/* Resuming the state that ran last writes only the enables. */
 static void count_write_caching(struct kunit *test)
 {
 	const struct perfctr_x86_sim_model *m = perfctr_x86_sim.m;
 	struct perfctr_cpu_state *a = sim_state(test);
 	struct perfctr_cpu_state *b = sim_state(test);
-	unsigned int n = nr_pmcs(m), w;
+	unsigned int n = nr_pmcs(m), w, load = load_writes(m, n);
 
 	amode_control(test, a, n, 0x16);
 	amode_control(test, b, n, 0x16);
@@ -268,17 +222,20 @@ static void count_write_caching(struct kunit *test)
 	sim_suspend(a);
 	w = perfctr_x86_sim.nr_wrmsr;
 	sim_resume(a);
+	KUNIT_EXPECT_EQ(test, perfctr_x86_sim.nr_wrmsr, w + start_writes(m, n));
 	sim_suspend(a);
+	w += start_writes(m, n) + stop_writes(m, n);
 	KUNIT_EXPECT_EQ(test, perfctr_x86_sim.nr_wrmsr, w);
 	/*
-	 * Switching to b rewrites only the one control register that
-	 * differs, and zeroes the n counters a left (count_stale_...).
+	 * Switching to b rewrites the control registers that differ, and
+	 * zeroes the n counters a left (count_stale_...).
 	 */
 	sim_resume(b);
-	KUNIT_EXPECT_EQ(test, perfctr_x86_sim.nr_wrmsr, w + 1 + n);
+	KUNIT_EXPECT_EQ(test, perfctr_x86_sim.nr_wrmsr, w + load + n);
 	sim_suspend(b);
 	sim_resume(a);
-	KUNIT_EXPECT_EQ(test, perfctr_x86_sim.nr_wrmsr, w + 2 + 2 * n);
+	KUNIT_EXPECT_EQ(test, perfctr_x86_sim.nr_wrmsr,
+			w + 2 * (load + n) + stop_writes(m, n));
 	sim_suspend(a);
 }
 
@@ -297,37 +254,6 @@ static void count_sample_keeps_running(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, state->pmc[0].sum, 150ULL);
 	if (state->control.tsc_on)
 		KUNIT_EXPECT_EQ(test, state->tsc_sum, 20ULL);
-}
-
-/* One a-mode counter on pmc 0 and one i-mode counter on pmc 1. */
-static void imode_control(struct kunit *test, struct perfctr_cpu_state *state,
-			  s32 ireset)
-{
-	const struct perfctr_x86_sim_model *m = perfctr_x86_sim.m;
-	struct perfctr_cpu_control *c = &state->control;
-
-	perfctr_info.features |= PERFCTR_FEATURE_PCINT;
-	memset(c, 0, sizeof(*c));
-	c->tsc_on = 1;
-	c->nractrs = 1;
-	c->nrictrs = 1;
-	c->pmc_map[0] = 0;
-	c->evntsel[0] = good_sel(m, 0, false, 0xC0);
-	c->pmc_map[1] = 1;
-	c->evntsel[1] = good_sel(m, 1, true, 0xC0);
-	c->ireset[1] = ireset;
-	if (m->kind == SIM_P4) {
-		c->p4.escr[0] = P4_ESCR;
-		c->p4.escr[1] = P4_ESCR;
-	}
-	KUNIT_ASSERT_EQ(test, perfctr_cpu_update_control(state, false), 0);
-}
-
-static u64 preset(s32 ireset)
-{
-	unsigned int width = perfctr_x86_sim.m->width;
-
-	return (u64)(s64)ireset & ((1ULL << width) - 1);
 }
 
 static void imode_preset_and_count(struct kunit *test)
@@ -370,10 +296,11 @@ static void imode_overflow_and_reload(struct kunit *test)
 	perfctr_x86_sim_tick(60);
 	sim_suspend(state);
 
-	/* Same CPU, nobody in between: only the select is rewritten. */
+	/* Same CPU, nobody in between: the select, and the a-mode enable. */
 	w = perfctr_x86_sim.nr_wrmsr;
 	sim_resume(state);
-	KUNIT_EXPECT_EQ(test, perfctr_x86_sim.nr_wrmsr, w + 1);
+	KUNIT_EXPECT_EQ(test, perfctr_x86_sim.nr_wrmsr,
+			w + 1 + start_writes(perfctr_x86_sim.m, 1));
 	KUNIT_EXPECT_EQ(test, perfctr_x86_sim_counter(1), preset(-40));
 
 	perfctr_x86_sim_tick(60);
@@ -386,7 +313,8 @@ static void imode_overflow_and_reload(struct kunit *test)
 	/* The overflowed counter is preset again. */
 	w = perfctr_x86_sim.nr_wrmsr;
 	sim_resume(state);
-	KUNIT_EXPECT_EQ(test, perfctr_x86_sim.nr_wrmsr, w + 2);
+	KUNIT_EXPECT_EQ(test, perfctr_x86_sim.nr_wrmsr,
+			w + 2 + start_writes(perfctr_x86_sim.m, 1));
 	KUNIT_EXPECT_EQ(test, perfctr_x86_sim_counter(1), preset(-100));
 	perfctr_x86_sim_tick(30);
 	sim_suspend(state);
@@ -406,7 +334,8 @@ static void imode_ireload_forces_write(struct kunit *test)
 	perfctr_cpu_ireload(state);
 	w = perfctr_x86_sim.nr_wrmsr;
 	sim_resume(state);
-	KUNIT_EXPECT_EQ(test, perfctr_x86_sim.nr_wrmsr, w + 2);
+	KUNIT_EXPECT_EQ(test, perfctr_x86_sim.nr_wrmsr,
+			w + 2 + start_writes(perfctr_x86_sim.m, 1));
 	KUNIT_EXPECT_EQ(test, perfctr_x86_sim_counter(1), preset(-100));
 }
 
@@ -521,9 +450,10 @@ static void fixed_counting_and_caching(struct kunit *test)
 	sim_suspend(state);
 	for (i = 0; i < 3; i++)
 		KUNIT_EXPECT_EQ(test, state->pmc[i].sum, 1000ULL);
+	/* One GLOBAL_CTRL write starts them all again. */
 	w = perfctr_x86_sim.nr_wrmsr;
 	sim_resume(state);
-	KUNIT_EXPECT_EQ(test, perfctr_x86_sim.nr_wrmsr, w);
+	KUNIT_EXPECT_EQ(test, perfctr_x86_sim.nr_wrmsr, w + 1);
 	sim_suspend(state);
 	KUNIT_EXPECT_EQ(test, perfctr_x86_sim.nr_bad, 0U);
 }
@@ -554,11 +484,20 @@ static void fixed_imode_overflow(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, perfctr_x86_sim.nr_bad, 0U);
 }
 
-/* Reserving enables the fixed counters in the global control too. */
+/*
+ * The global control enables every counter, the fixed ones too, while a
+ * state runs, and none after reserve or suspend.
+ */
 static void fixed_global_enable(struct kunit *test)
 {
-	KUNIT_EXPECT_EQ(test, perfctr_x86_sim.global_ctrl >> 32, 0x7ULL);
+	struct perfctr_cpu_state *state = fixed_state(test, false);
+
+	KUNIT_EXPECT_EQ(test, perfctr_x86_sim.global_ctrl, 0ULL);
 	KUNIT_EXPECT_EQ(test, perfctr_x86_sim.fixed_ctrl, 0ULL);
+	sim_resume(state);
+	KUNIT_EXPECT_EQ(test, perfctr_x86_sim.global_ctrl, 0x70000000FULL);
+	sim_suspend(state);
+	KUNIT_EXPECT_EQ(test, perfctr_x86_sim.global_ctrl, 0ULL);
 }
 
 static struct kunit_case fixed_test_cases[] = {

@@ -505,6 +505,8 @@ static void simpmu_publish(void)
 		    !(i && (S.mmcr[0] & TRIGGER)))
 			e->counting |= BIT(i);
 	}
+	/* UPMCn: user space can always read them, where they exist. */
+	e->user_read = 1;
 	smp_wmb();		/* the data before the even seq */
 	WRITE_ONCE(e->seq, e->seq + 1);
 }

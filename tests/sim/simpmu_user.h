@@ -28,7 +28,8 @@ struct simpmu_user_cpu {
 	__aligned_u64 fixed[SIMPMU_USER_FIXED];
 	__u32 fixed_counting;	/* bit n: fixed[n] counts */
 	__u32 p4_fast;		/* RDPMC bit 31 reads the low 32 bits (P4) */
-	__u32 _pad[4];
+	__u32 user_read;	/* user space may read them now (x86: CR4.PCE) */
+	__u32 _pad[3];
 };
 
 #endif /* _PERFCTR_SIMPMU_USER_H */

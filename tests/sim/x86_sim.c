@@ -564,6 +564,13 @@ void perfctr_sim_lvtpc_write(u32 val)
 void perfctr_sim_user_rdpmc(bool on)
 {
 	S.user_rdpmc = on;
+	simpmu_publish();
+}
+
+void perfctr_sim_nmi_window(void)
+{
+	if (S.nmi_window)
+		S.nmi_window();
 }
 
 /*
@@ -705,6 +712,7 @@ static void simpmu_publish(void)
 			e->fixed_counting |= BIT(i);
 	}
 	e->p4_fast = S.m->kind == SIM_P4;
+	e->user_read = S.user_rdpmc;
 	smp_wmb();		/* the data before the even seq */
 	WRITE_ONCE(e->seq, e->seq + 1);
 }

@@ -72,6 +72,7 @@ struct perfctr_x86_sim_state {
 	unsigned int nr_bad;		/* unsafe access to a missing register */
 	u32 last_bad;
 	bool user_rdpmc;		/* CR4.PCE: user space may RDPMC */
+	void (*nmi_window)(void);	/* a test's NMI at pc_nmi_window() */
 	bool live;			/* counters follow the real TSC */
 	u64 last_tsc;
 };

@@ -386,6 +386,8 @@ static const struct figure figures[] = {
 	{ "ctxsw_none", 0, fig_ctxsw_none },
 	{ "ctxsw_perfctr", 0, fig_ctxsw_perfctr },
 	{ "ctxsw_perf_event", 0, fig_ctxsw_perf_event },
+	/* ctxsw_perfctr with two simulated counters: what F5's gating adds. */
+	{ "ctxsw_perfctr_sim", 1, fig_ctxsw_perfctr },
 };
 
 /* In a child of its own, so nothing it starts outlives it. */

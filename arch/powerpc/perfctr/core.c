@@ -9,10 +9,10 @@
  * suspend with the CPU recorded in k1.isuspend_cpu. The counters have no
  * enable bits of their own: MMCR0[FC] freezes them all.
  *
- * User space can read the PMCs at any time (UPMCn) where the CPU has the
- * user copies, and no bit takes that away; so a state's counters are
- * frozen and zeroed when it is suspended there, or the next thread would
- * read them.
+ * Suspend freezes the counters, so they count nobody else. User space
+ * can read the PMCs at any time (UPMCn) where the CPU has the user
+ * copies, and no bit takes that away; so a state's counters are also
+ * zeroed when it is suspended there, or the next thread would read them.
  */
 #include <linux/atomic.h>
 #include <linux/cpuhotplug.h>
@@ -37,7 +37,7 @@ static DEFINE_MUTEX(reserve_lock);
 static const char *reserved_by;
 
 /* Control ids identify a validated control; 0 means "none". */
-static atomic_t next_control_id = ATOMIC_INIT(0);
+atomic64_t pp_next_control_id = ATOMIC64_INIT(0);
 
 /* PMC1SEL and PMC2SEL in MMCR0; PMC3SEL to PMC6SEL in MMCR1. */
 const struct pp_sel_field pp_sel_fields[PP_MAX_PMCS] = {
@@ -56,12 +56,12 @@ struct pp_cache *pp_this_cache(void)
 	return this_cpu_ptr(&pp_caches);
 }
 
-static u32 new_control_id(void)
+static u64 new_control_id(void)
 {
-	u32 id;
+	u64 id;
 
 	do
-		id = (u32)atomic_inc_return(&next_control_id);
+		id = atomic64_inc_return(&pp_next_control_id);
 	while (id == 0);
 	return id;
 }
@@ -202,7 +202,8 @@ int perfctr_cpu_update_control(struct perfctr_cpu_state *state, bool is_global)
 			state->pmc[i].start = control->ireset[i];
 	}
 	pp_compute_mmcrs(state, false);
-	state->k1.id = new_control_id();
+	state->id = new_control_id();
+	state->k1.id = 0;
 	state->k1.isuspend_cpu = -1;
 	return 0;
 }
@@ -294,8 +295,10 @@ void perfctr_cpu_suspend(struct perfctr_cpu_state *state)
 
 	if (nrctrs && pp_mmcr0_async(state, cache))
 		pp_save_async(state, cache);
-	if (perfctr_cstatus_has_ictrs(cstatus)) {
+	/* Frozen before they are read: they count nobody else. */
+	if (nrctrs)
 		pp_freeze(cache);
+	if (perfctr_cstatus_has_ictrs(cstatus)) {
 		pp_irq_disarm();
 		state->k1.isuspend_cpu = smp_processor_id();
 	}
@@ -328,7 +331,7 @@ static void pp_iresume(const struct perfctr_cpu_state *state,
 	unsigned long unused;
 	unsigned int pmc;
 
-	if (cache->id == state->k1.id &&
+	if (cache->id == state->id &&
 	    state->k1.isuspend_cpu == smp_processor_id())
 		return;
 	pp_freeze(cache);
@@ -379,9 +382,9 @@ void perfctr_cpu_resume(struct perfctr_cpu_state *state)
 			pp_iresume(state, cache);
 			pp_irq_arm(state);
 		}
-		if (cache->id != state->k1.id) {
+		if (cache->id != state->id) {
 			pp_scrub(state, cache);
-			cache->id = state->k1.id;
+			cache->id = state->id;
 		}
 		pp_write_mmcrs(state->ppc_mmcr, cache);
 	}
@@ -432,9 +435,31 @@ bool perfctr_cpu_counts_kernel(const struct perfctr_cpu_state *state)
 	       !(state->control.ppc.mmcr0 & PP_MMCR0_FCS);
 }
 
-/* Where the user copies exist they are always readable: nothing to switch. */
+/*
+ * Where the user copies exist they are always readable: nothing to
+ * switch on or off. Suspend leaves no counts behind; should another
+ * state's counters still be live here (none is resumed while @state's
+ * owner runs), freeze and zero them, so UPMCn reads nothing of theirs.
+ * Not for a state without counters: global mode may be running beside it.
+ */
 void perfctr_cpu_user_read(const struct perfctr_cpu_state *state, bool on)
 {
+	const struct perfctr_cpu_control *c = &state->control;
+	struct pp_cache *cache;
+
+	if (!on || !pp_user_reads_pmcs() || !(c->nractrs + c->nrictrs))
+		return;
+	cache = this_cpu_ptr(&pp_caches);
+	if (cache->id == state->id || !cache->used)
+		return;
+	pp_zero_ctrs(cache->used, cache);
+	cache->used = 0;
+	cache->id = 0;
+}
+
+unsigned int perfctr_cpu_features(void)
+{
+	return perfctr_info.features;
 }
 
 /* Runs on every CPU: nothing counts, nothing is left, and the cache knows it. */

@@ -11,6 +11,7 @@
 #ifndef _PERFCTR_PPC_H
 #define _PERFCTR_PPC_H
 
+#include <linux/atomic.h>
 #include <linux/bits.h>
 
 #include <perfctr/cpu.h>
@@ -53,7 +54,7 @@ extern const struct pp_sel_field pp_sel_fields[PP_MAX_PMCS];
 
 /* Per CPU: what the control registers hold, so unchanged ones are not rewritten. */
 struct pp_cache {
-	u32 id;				/* control loaded, or 0 if unknown */
+	u64 id;				/* control loaded, or 0 if unknown */
 	u32 mmcr[3];			/* last value written */
 	u32 used;			/* counters the last control read */
 };
@@ -76,6 +77,9 @@ extern const struct perfctr_ppc_family perfctr_ppc7450_family;
 
 /* The driver in use; read-only after perfctr_cpu_init(). */
 extern struct perfctr_ppc_family pp_family;
+
+/* Control ids: 64 bits, never 0 (core.c; tests may move it on). */
+extern atomic64_t pp_next_control_id;
 
 /*
  * Detection (detect.c): the driver for this PVR: its family's, or the

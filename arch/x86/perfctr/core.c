@@ -7,12 +7,15 @@
  * 32-bit difference between two reads, so a-mode counters are never
  * written and one wrap per period is harmless.
  *
- * Writing MSRs is slow, so each CPU caches what its control registers
- * hold (struct pc_cache): resuming the state that ran last writes
- * nothing. I-mode counters must be stopped at suspend (so they cannot
- * interrupt someone else); the CPU they were stopped on is recorded in
- * k1.isuspend_cpu, and if the same state resumes there with nobody in
- * between, the counters still hold their values and are not rewritten.
+ * Suspend stops every counter of the state, so that it counts nobody
+ * else (enum pc_gate: one GLOBAL_CTRL write on arch perfmon v2, the
+ * enable bits elsewhere); where nothing can stop them, resume zeroes
+ * them. Writing MSRs is slow, so each CPU caches what its control
+ * registers hold (struct pc_cache): resuming the state that ran last
+ * writes only the enables. I-mode counters are stopped at suspend too,
+ * and the CPU they were stopped on is recorded in k1.isuspend_cpu: if the
+ * same state resumes there with nobody in between, the counters still
+ * hold their values and are not rewritten.
  */
 #include <linux/atomic.h>
 #include <linux/cpuhotplug.h>
@@ -35,17 +38,44 @@ static DEFINE_MUTEX(reserve_lock);
 static const char *reserved_by;
 
 /* Control ids identify a validated control; 0 means "none". */
-static atomic_t next_control_id = ATOMIC_INIT(0);
+atomic64_t pc_next_control_id = ATOMIC64_INIT(0);
 
-static u32 new_control_id(void)
+static u64 new_control_id(void)
 {
-	u32 id;
+	u64 id;
 
 	do
-		id = (u32)atomic_inc_return(&next_control_id);
+		id = atomic64_inc_return(&pc_next_control_id);
 	while (id == 0);
 	return id;
 }
+
+/*
+ * Like perf's /sys/bus/event_source/devices/cpu/rdpmc, which this module
+ * cannot read (Documentation/perfctr/x86.rst): 0 never lets user space
+ * RDPMC, 1 lets a set's owner while it runs, 2 never takes it away.
+ */
+int pc_rdpmc = 1;
+
+static int pc_rdpmc_set(const char *val, const struct kernel_param *kp)
+{
+	int mode, err = kstrtoint(val, 0, &mode);
+
+	if (err)
+		return err;
+	if (mode < 0 || mode > 2)
+		return -EINVAL;
+	WRITE_ONCE(*(int *)kp->arg, mode);
+	return 0;
+}
+
+const struct kernel_param_ops pc_rdpmc_ops = {
+	.set = pc_rdpmc_set,
+	.get = param_get_int,
+};
+
+module_param_cb(rdpmc, &pc_rdpmc_ops, &pc_rdpmc, 0644);
+MODULE_PARM_DESC(rdpmc, "user-space RDPMC: 0 never, 1 the set's owner while it runs (default), 2 always");
 
 static int check_common(const struct perfctr_cpu_control *control)
 {
@@ -96,7 +126,8 @@ int perfctr_cpu_update_control(struct perfctr_cpu_state *state, bool is_global)
 	}
 	if (pc_family.commit_control)
 		pc_family.commit_control(state);
-	state->k1.id = new_control_id();
+	state->id = new_control_id();
+	state->k1.id = 0;
 	state->k1.isuspend_cpu = -1;
 	return 0;
 }
@@ -124,12 +155,10 @@ static void pc_iresume(const struct perfctr_cpu_state *state,
 	unsigned int i = perfctr_cstatus_nractrs(state->cstatus);
 	unsigned int nrctrs = perfctr_cstatus_nrctrs(state->cstatus);
 
-	if (cache->id == state->k1.id) {
-		/* Nobody ran here since; but isuspend cleared our selects. */
-		cache->id = 0;
-		if (state->k1.isuspend_cpu == smp_processor_id())
-			return;
-	}
+	/* Nobody ran here since: resume rewrites only the selects. */
+	if (cache->id == state->id &&
+	    state->k1.isuspend_cpu == smp_processor_id())
+		return;
 	for (; i < nrctrs; i++) {
 		u32 pmc = state->pmc[i].map;
 
@@ -151,33 +180,102 @@ static void pc_sample_actrs(struct perfctr_cpu_state *state, unsigned int n)
 				   pc_read_counter(state->pmc[i].map));
 }
 
+static void pc_global_ctrl(struct pc_cache *cache, u64 val)
+{
+	if (cache->global_ctrl != val) {
+		pc_wrmsr(MSR_CORE_PERF_GLOBAL_CTRL, val);
+		cache->global_ctrl = val;
+	}
+}
+
+/* Clear @bit in the control register of hardware counter @pmc. */
+static void pc_gate_sel(u32 pmc, u64 bit, struct pc_cache *cache)
+{
+	u64 *ctl = &cache->ctl[PC_HW_INDEX(pmc)];
+
+	if (*ctl & bit) {
+		*ctl &= ~bit;
+		pc_wrmsr(pc_sel_msr(pmc), *ctl);
+	}
+}
+
+/* Stop @state's counters; resume's write_control() starts them again. */
+static void pc_gate_off(const struct perfctr_cpu_state *state,
+			struct pc_cache *cache)
+{
+	unsigned int i, nrctrs = perfctr_cstatus_nrctrs(state->cstatus);
+	u64 bit = pc_family.gate == PC_GATE_CCCR ? PC_P4_CCCR_ENABLE : EVNTSEL_EN;
+
+	switch (pc_family.gate) {
+	case PC_GATE_GLOBAL:
+		pc_global_ctrl(cache, cache->global_on & ~pc_all_ctrs());
+		break;
+	case PC_GATE_PMC0:
+		pc_gate_sel(0, EVNTSEL_EN, cache);
+		break;
+	case PC_GATE_EACH:
+	case PC_GATE_CCCR:
+		for (i = 0; i < nrctrs; i++)
+			if (!pc_is_fixed(state->pmc[i].map))
+				pc_gate_sel(state->pmc[i].map, bit, cache);
+		break;
+	case PC_GATE_CESR:
+		if (cache->ctl[0]) {
+			pc_wrmsr(pc_family.sel_msr, 0);
+			cache->ctl[0] = 0;
+		}
+		break;
+	default:
+		break;
+	}
+}
+
 void perfctr_cpu_suspend(struct perfctr_cpu_state *state)
 {
+	struct pc_cache *cache = this_cpu_ptr(&pc_caches);
 	u32 cstatus = state->cstatus;
 
 	if (perfctr_cstatus_has_ictrs(cstatus)) {
-		pc_isuspend(state, this_cpu_ptr(&pc_caches));
+		pc_isuspend(state, cache);
 		pc_irq_disarm(state);
 	}
+	/* Stopped first, so the sums end where the counting did. */
+	if (perfctr_cstatus_nrctrs(cstatus))
+		pc_gate_off(state, cache);
 	pc_sample_actrs(state, perfctr_cstatus_nractrs(cstatus));
 	if (perfctr_cstatus_has_tsc(cstatus))
 		perfctr_accumulate(&state->tsc_sum, &state->tsc_start,
 				   pc_rdtsc_low());
 }
 
-/* Hardware counters of @state's counters from..to-1: bit n, 24 + n fixed. */
+/*
+ * Hardware counters of @state's counters from..to-1: bit n, 24 + n fixed.
+ * From the control, which says what they are even while cstatus is 0.
+ */
 static u32 pc_hw_mask(const struct perfctr_cpu_state *state,
 		      unsigned int from, unsigned int to)
 {
 	u32 mask = 0;
 
 	for (; from < to; from++) {
-		u32 pmc = state->pmc[from].map;
+		u32 pmc = state->control.pmc_map[from];
 
 		mask |= pc_is_fixed(pmc) ? BIT(24 + PC_HW_INDEX(pmc)) :
 					   BIT(PC_HW_INDEX(pmc));
 	}
 	return mask;
+}
+
+/* Zero the counters in @mask (bits as pc_hw_mask()'s). */
+static void pc_zero_ctrs(unsigned long mask)
+{
+	unsigned int bit;
+
+	for_each_set_bit(bit, &mask, 32) {
+		u32 pmc = bit >= 24 ? PERFCTR_X86_FIXED_PMC | (bit - 24) : bit;
+
+		pc_wrmsr(pc_ctr_msr(pmc), 0);
+	}
 }
 
 /*
@@ -192,19 +290,55 @@ static void pc_scrub(const struct perfctr_cpu_state *state,
 	u32 cstatus = state->cstatus;
 	u32 used = pc_hw_mask(state, 0, perfctr_cstatus_nrctrs(cstatus));
 	unsigned long dirty = cache->used | used;
-	unsigned int bit;
 
-	if (cache->owner == state->k1.id)
+	if (cache->owner == state->id)
 		return;
-	cache->owner = state->k1.id;
+	cache->owner = state->id;
 	cache->used = used;
 	dirty &= ~pc_hw_mask(state, perfctr_cstatus_nractrs(cstatus),
 			     perfctr_cstatus_nrctrs(cstatus));
-	for_each_set_bit(bit, &dirty, 32) {
-		u32 pmc = bit >= 24 ? PERFCTR_X86_FIXED_PMC | (bit - 24) : bit;
+	pc_zero_ctrs(dirty);
+}
 
-		pc_wrmsr(pc_ctr_msr(pmc), 0);
+/*
+ * A new control: counters the last one enabled and this one does not
+ * use would count on (write_control() writes only this one's selects).
+ */
+static void pc_stop_unused(const struct perfctr_cpu_state *state,
+			   struct pc_cache *cache)
+{
+	u32 used = pc_hw_mask(state, 0, perfctr_cstatus_nrctrs(state->cstatus));
+	unsigned long others = pc_family.pmc_mask & ~used;
+	unsigned int pmc;
+
+	if (!pc_family.stop_counter)
+		return;
+	for_each_set_bit(pmc, &others, 32)
+		if (pc_ctl_live(pmc, cache))
+			pc_family.stop_counter(pmc, cache);
+}
+
+/* Load @state's control, or just enable it again if it is loaded. */
+static void pc_load(struct perfctr_cpu_state *state, struct pc_cache *cache)
+{
+	u32 cstatus = state->cstatus;
+
+	if (perfctr_cstatus_has_ictrs(cstatus)) {
+		pc_iresume(state, cache);
+		pc_irq_arm(state);
 	}
+	/* Writes what differs from the cache: after suspend, the enables. */
+	pc_family.write_control(state, cache);
+	if (cache->id != state->id) {
+		pc_stop_unused(state, cache);
+		pc_scrub(state, cache);
+		cache->id = state->id;
+	} else if (pc_family.gate == PC_GATE_ZERO) {
+		/* They counted whatever ran here since suspend. */
+		pc_zero_ctrs(pc_hw_mask(state, 0, perfctr_cstatus_nrctrs(cstatus)));
+	}
+	if (pc_family.gate == PC_GATE_GLOBAL)
+		pc_global_ctrl(cache, cache->global_on);
 }
 
 void perfctr_cpu_resume(struct perfctr_cpu_state *state)
@@ -213,16 +347,9 @@ void perfctr_cpu_resume(struct perfctr_cpu_state *state)
 	u32 cstatus = state->cstatus;
 	unsigned int i, nractrs = perfctr_cstatus_nractrs(cstatus);
 
-	if (perfctr_cstatus_has_ictrs(cstatus)) {
-		pc_iresume(state, cache);
-		pc_irq_arm(state);
-	}
 	/* A state without counters leaves them to whoever uses them. */
-	if (perfctr_cstatus_nrctrs(cstatus) && cache->id != state->k1.id) {
-		pc_family.write_control(state, cache);
-		pc_scrub(state, cache);
-		cache->id = state->k1.id;
-	}
+	if (perfctr_cstatus_nrctrs(cstatus))
+		pc_load(state, cache);
 	for (i = 0; i < nractrs; i++)
 		state->pmc[i].start = pc_read_counter(state->pmc[i].map);
 	if (perfctr_cstatus_has_tsc(cstatus))
@@ -270,13 +397,55 @@ bool perfctr_cpu_counts_kernel(const struct perfctr_cpu_state *state)
 	return !pc_family.counts_kernel || pc_family.counts_kernel(state);
 }
 
+/*
+ * User space is about to read @state's counters, which are not
+ * necessarily loaded: if another control's counts are in the registers,
+ * stop everything and zero them and @state's, so RDPMC of any of its
+ * counters reads its own count or zero. The next resume loads it afresh.
+ */
+static void pc_user_claim(const struct perfctr_cpu_state *state,
+			  struct pc_cache *cache)
+{
+	const struct perfctr_cpu_control *c = &state->control;
+	u32 used = pc_hw_mask(state, 0, c->nractrs + c->nrictrs);
+
+	if (cache->owner == state->id)
+		return;
+	pc_family.clear_counters(cache);
+	pc_zero_ctrs(cache->used | used);
+	cache->id = 0;
+	cache->owner = state->id;
+	cache->used = used;
+}
+
 void perfctr_cpu_user_read(const struct perfctr_cpu_state *state, bool on)
 {
+	int mode = READ_ONCE(pc_rdpmc);
+
 	if (!(pc_family.features & PERFCTR_FEATURE_RDPMC))
 		return;
-	if (on && !perfctr_cstatus_nrctrs(state->cstatus))
+	if (!on) {
+		/* 2: other threads of the mm may read theirs (perf's "always"). */
+		if (mode != 2)
+			pc_user_rdpmc(false);
 		return;
-	pc_user_rdpmc(on);
+	}
+	if (!mode || !(state->control.nractrs + state->control.nrictrs))
+		return;
+	/* An HT P4's thread 1: the registers are its sibling's. */
+	if (cpumask_test_cpu(smp_processor_id(), &perfctr_cpus_forbidden_mask))
+		return;
+	pc_user_claim(state, this_cpu_ptr(&pc_caches));
+	pc_user_rdpmc(true);
+}
+
+unsigned int perfctr_cpu_features(void)
+{
+	unsigned int features = perfctr_info.features;
+
+	if (!READ_ONCE(pc_rdpmc))
+		features &= ~PERFCTR_FEATURE_RDPMC;
+	return features;
 }
 
 static bool pc_has_pmi(void)
@@ -296,22 +465,65 @@ static void pc_clear_cpu(void *unused)
 	cache->used = pc_family.pmc_mask | (pc_family.fixed_mask << 24);
 }
 
-static void pc_reserve_cpu(void *unused)
+/*
+ * Nothing of the last owner stays behind for perf, whose rdpmc users
+ * could read counters it never cleared.
+ */
+static void pc_zero_all(void)
 {
-	pc_clear_cpu(NULL);
-	if (pc_family.reserve_cpu)
-		pc_family.reserve_cpu();
+	pc_zero_ctrs(pc_family.pmc_mask | (pc_family.fixed_mask << 24));
+}
+
+/* @regs: this CPU's counter registers are its own to set (see below). */
+static void pc_setup_cpu(bool regs)
+{
+	struct pc_cache *cache = this_cpu_ptr(&pc_caches);
+
+	if (regs) {
+		pc_clear_cpu(NULL);
+		if (pc_family.reserve_cpu)
+			pc_family.reserve_cpu();
+	}
+	/* Our counters enabled globally only while a state runs. */
+	if (regs && pc_family.gate == PC_GATE_GLOBAL) {
+		cache->global_on = pc_rdmsr(MSR_CORE_PERF_GLOBAL_CTRL) |
+				   pc_all_ctrs();
+		cache->global_ctrl = cache->global_on;
+		pc_global_ctrl(cache, cache->global_on & ~pc_all_ctrs());
+	}
 	if (pc_has_pmi())
 		pc_irq_setup_cpu();
 }
 
-static void pc_release_cpu(void *unused)
+static void pc_restore_cpu(bool regs)
 {
-	pc_clear_cpu(NULL);
-	if (pc_family.release_cpu)
-		pc_family.release_cpu();
+	if (regs) {
+		pc_clear_cpu(NULL);
+		pc_zero_all();
+		if (pc_family.release_cpu)
+			pc_family.release_cpu();
+	}
 	if (pc_has_pmi())
 		pc_irq_restore_cpu();
+}
+
+static void pc_reserve_cpu(void *unused)
+{
+	pc_setup_cpu(true);
+}
+
+static void pc_release_cpu(void *unused)
+{
+	pc_restore_cpu(true);
+}
+
+/*
+ * An HT P4's thread 1 shares its core's CCCRs and ESCRs with thread 0,
+ * whose counters may be running: going up or down it leaves them alone.
+ */
+static bool pc_regs_own(unsigned int cpu)
+{
+	return !cpumask_test_cpu(cpu, &perfctr_cpus_forbidden_mask);
 }
 
 /*
@@ -322,24 +534,24 @@ static void pc_release_cpu(void *unused)
  */
 static int pc_hp_state;
 
-static int pc_cpu_online(unsigned int cpu)
+int pc_cpu_online(unsigned int cpu)
 {
 	mutex_lock(&reserve_lock);
 	if (reserved_by) {
 		local_irq_disable();
-		pc_reserve_cpu(NULL);
+		pc_setup_cpu(pc_regs_own(cpu));
 		local_irq_enable();
 	}
 	mutex_unlock(&reserve_lock);
 	return 0;
 }
 
-static int pc_cpu_offline(unsigned int cpu)
+int pc_cpu_offline(unsigned int cpu)
 {
 	mutex_lock(&reserve_lock);
 	if (reserved_by) {
 		local_irq_disable();
-		pc_release_cpu(NULL);
+		pc_restore_cpu(pc_regs_own(cpu));
 		local_irq_enable();
 	}
 	mutex_unlock(&reserve_lock);
@@ -496,9 +708,33 @@ static const char *pc_selftest(void)
 	return why;
 }
 
+static enum pc_gate pc_gate_of(const struct perfctr_x86_family *f)
+{
+	switch (f->id) {
+	case PERFCTR_X86_GENERIC:
+		return PC_GATE_NONE;
+	case PERFCTR_X86_INTEL_P5:
+	case PERFCTR_X86_INTEL_P5MMX:
+	case PERFCTR_X86_CYRIX_MII:
+		return PC_GATE_CESR;
+	case PERFCTR_X86_WINCHIP:
+	case PERFCTR_X86_VIA_C3:
+		return PC_GATE_ZERO;
+	case PERFCTR_X86_INTEL_P6:
+		return PC_GATE_PMC0;
+	case PERFCTR_X86_INTEL_P4:
+		return PC_GATE_CCCR;
+	case PERFCTR_X86_INTEL_ARCH:
+		return f->global_ctrl ? PC_GATE_GLOBAL : PC_GATE_EACH;
+	default:
+		return PC_GATE_EACH;
+	}
+}
+
 static void pc_use_family(const struct perfctr_x86_family *f)
 {
 	pc_family = *f;
+	pc_family.gate = pc_gate_of(f);
 	perfctr_info.family_id = f->id;
 	perfctr_info.features = f->features;
 	perfctr_info.nrctrs = f->nrctrs;

@@ -49,12 +49,13 @@ static bool pc_ictrs_overflowed(const struct perfctr_cpu_state *state)
 int pc_nmi_handler(unsigned int cmd, struct pt_regs *regs)
 {
 	struct pc_irq_cpu *p = this_cpu_ptr(&pc_irq);
+	const struct perfctr_cpu_state *state = READ_ONCE(p->state);
 
-	if (p->state ? !pc_ictrs_overflowed(p->state) : !p->armed)
+	if (state ? !pc_ictrs_overflowed(state) : !READ_ONCE(p->armed))
 		return NMI_DONE;
 	/* Late NMIs (after suspend) are ours too, but only once. */
-	if (!p->state)
-		p->armed = false;
+	if (!state)
+		WRITE_ONCE(p->armed, false);
 	pc_lvtpc_write(APIC_DM_NMI | APIC_LVT_MASKED);
 	p->pc = instruction_pointer(regs);
 	irq_work_queue(&p->work);
@@ -75,27 +76,32 @@ void pc_irq_arm(struct perfctr_cpu_state *state)
 {
 	struct pc_irq_cpu *p = this_cpu_ptr(&pc_irq);
 
-	p->state = state;
-	p->armed = true;
+	WRITE_ONCE(p->armed, true);
+	WRITE_ONCE(p->state, state);
 	pc_lvtpc_write(APIC_DM_NMI);
 }
 
 /*
  * Suspend: after the i-mode counters are stopped and read. A PMI can still
  * be in flight only if one of them has wrapped; otherwise no later NMI is
- * ours.
+ * ours. An NMI can land between any two of these stores: "armed" is
+ * published before "state" goes, so one that finds no state finds the
+ * final "armed", and a latched PMI is still claimed.
  */
 void pc_irq_disarm(const struct perfctr_cpu_state *state)
 {
 	struct pc_irq_cpu *p = this_cpu_ptr(&pc_irq);
 	unsigned int i = perfctr_cstatus_nractrs(state->cstatus);
 	unsigned int nrctrs = perfctr_cstatus_nrctrs(state->cstatus);
+	bool armed = false;
 
-	p->state = NULL;
-	p->armed = false;
 	for (; i < nrctrs; i++)
 		if ((s32)state->pmc[i].start >= 0)
-			p->armed = true;
+			armed = true;
+	WRITE_ONCE(p->armed, armed);
+	barrier();
+	pc_nmi_window();
+	WRITE_ONCE(p->state, NULL);
 }
 
 /* Per CPU at reserve: LVTPC becomes our masked NMI. */

@@ -143,6 +143,7 @@ bool pc_arch_perfmon_probe(const struct pc_cpu_ident *id,
 	out->nrctrs = gp + fixed;
 	out->pmc_mask = GENMASK(gp - 1, 0);
 	out->fixed_mask = fixed ? GENMASK(fixed - 1, 0) : 0;
+	out->global_ctrl = arch_version >= 2;
 	return true;
 }
 

@@ -47,6 +47,7 @@ void perfctr_sim_unregister_nmi(void);
 bool perfctr_sim_reserve_kernel(u32 msr);
 void perfctr_sim_release_kernel(u32 msr);
 void perfctr_sim_user_rdpmc(bool on);
+void perfctr_sim_nmi_window(void);
 
 static inline u32 pc_rdtsc_low(void)
 {
@@ -140,6 +141,12 @@ static inline void pc_release_kernel_ctr(u32 ctr_msr, u32 sel_msr)
 static inline void pc_user_rdpmc(bool on)
 {
 	perfctr_sim_user_rdpmc(on);
+}
+
+/* Where tests deliver an NMI between two stores (irq.c). */
+static inline void pc_nmi_window(void)
+{
+	perfctr_sim_nmi_window();
 }
 
 #else /* !PERFCTR_SIM */
@@ -286,6 +293,11 @@ static inline void pc_user_rdpmc(bool on)
 		cr4_set_bits_irqsoff(X86_CR4_PCE);
 	else if (!mm || !atomic_read(&mm->context.perf_rdpmc_allowed))
 		cr4_clear_bits_irqsoff(X86_CR4_PCE);
+}
+
+/* Real NMIs come when they like; only the simulation places one here. */
+static inline void pc_nmi_window(void)
+{
 }
 
 #endif /* PERFCTR_SIM */

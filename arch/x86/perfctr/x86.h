@@ -6,7 +6,9 @@
 #ifndef _PERFCTR_X86_H
 #define _PERFCTR_X86_H
 
+#include <linux/atomic.h>
 #include <linux/bits.h>
+#include <linux/moduleparam.h>
 #include <asm/msr-index.h>
 
 #include <perfctr/cpu.h>
@@ -35,13 +37,15 @@ enum perfctr_x86_family_id {
 
 /* Per CPU: what the control registers hold, so unchanged ones are not rewritten. */
 struct pc_cache {
-	u32 id;				/* control loaded, or 0 if unknown */
+	u64 id;				/* control loaded, or 0 if unknown */
 	u64 ctl[PERFCTR_NR_PMCS];	/* last value written, per hw counter */
 	u64 escr[PC_NR_ESCRS];		/* P4 only */
 	u64 fixed_ctrl;			/* Intel fixed-function counters */
 	u64 pebs_enable, pebs_matrix_vert;
 	u32 used;			/* counters the last control read */
-	u32 owner;			/* control whose counts they hold */
+	u64 owner;			/* control whose counts they hold */
+	u64 global_ctrl;		/* arch v2+: GLOBAL_CTRL as written */
+	u64 global_on;			/* ... with our counters enabled */
 };
 
 /* pmc_map[] may carry flags above the counter number (P4 fast RDPMC). */
@@ -61,11 +65,28 @@ static inline bool pc_is_fixed(u32 pmc)
 /* Bit 0 of a fixed counter's IA32_FIXED_CTR_CTRL field: count at CPL 0. */
 #define FIXED_OS		0x1U
 
+/* The P4 CCCR's enable bit: the counter counts only with it set. */
+#define PC_P4_CCCR_ENABLE	0x00001000U
+
 /* How a family's event selects enable their counters. */
 enum pc_enable {
 	PC_EN_NONE,		/* no enable bit (P5, VIA C3) */
 	PC_EN_EACH,		/* every evntsel has its own (K7, arch perfmon) */
 	PC_EN_PMC0,		/* one global bit in EVNTSEL0 (P6) */
+};
+
+/*
+ * How suspend stops a state's counters, so that they do not count other
+ * tasks, and resume starts them again (F5 of the security audit).
+ */
+enum pc_gate {
+	PC_GATE_NONE,		/* no counters (generic) */
+	PC_GATE_GLOBAL,		/* one GLOBAL_CTRL write (arch perfmon v2+) */
+	PC_GATE_PMC0,		/* EVNTSEL0.EN gates all (P6) */
+	PC_GATE_EACH,		/* each evntsel's EN (arch v1, AMD) */
+	PC_GATE_CCCR,		/* each CCCR's enable bit (P4) */
+	PC_GATE_CESR,		/* CESR zero: CC fields count nothing (P5) */
+	PC_GATE_ZERO,		/* cannot stop: zeroed at resume (WinChip, C3) */
 };
 
 /* The per-counter rules of families with one event select per counter. */
@@ -88,6 +109,8 @@ struct perfctr_x86_family {
 	bool read_by_msr;		/* no RDPMC: read with RDMSR (P5) */
 	bool kernel_reserve;		/* perf_events knows these counters */
 	bool pmi;			/* overflow can interrupt via LVTPC */
+	bool global_ctrl;		/* IA32_PERF_GLOBAL_CTRL (arch v2+) */
+	enum pc_gate gate;		/* set by core.c from the family */
 	u32 sel_msr, ctr_msr;		/* MSRs of hardware counter 0 */
 	u32 msr_stride;			/* distance to counter 1's MSRs */
 	u8 ctr_bits, fixed_bits;	/* counter widths, for presets */
@@ -142,6 +165,17 @@ void pc_p4_setup(const struct pc_cpu_ident *id);
 /* The driver in use; read-only after perfctr_cpu_init(). */
 extern struct perfctr_x86_family pc_family;
 
+/* Control ids: 64 bits, never 0 (core.c; tests may move it on). */
+extern atomic64_t pc_next_control_id;
+
+/* Module parameter rdpmc: 0 never, 1 the running owner, 2 always. */
+extern int pc_rdpmc;
+extern const struct kernel_param_ops pc_rdpmc_ops;
+
+/* CPU hotplug callbacks (core.c), run on @cpu; tests call them too. */
+int pc_cpu_online(unsigned int cpu);
+int pc_cpu_offline(unsigned int cpu);
+
 /* Shared helpers for families with one event select MSR per counter. */
 int pc_check_evntsels(const struct perfctr_cpu_state *state, bool is_global);
 void pc_write_evntsels(const struct perfctr_cpu_state *state,
@@ -190,6 +224,12 @@ static inline bool pc_ctl_live(u32 pmc, const struct pc_cache *cache)
 	if (pc_is_fixed(pmc))
 		return (cache->fixed_ctrl >> (4 * PC_HW_INDEX(pmc))) & 0xF;
 	return cache->ctl[PC_HW_INDEX(pmc)] != 0;
+}
+
+/* IA32_PERF_GLOBAL_CTRL's enable bits of every counter we drive. */
+static inline u64 pc_all_ctrs(void)
+{
+	return pc_family.pmc_mask | ((u64)pc_family.fixed_mask << 32);
 }
 
 /* Bits above a counter's width are reserved: presets must not set them. */

@@ -36,7 +36,7 @@ struct perfctr_pmc_state {
 struct perfctr_cpu_state_user {
 	__u32 cstatus;
 	struct {		/* opaque to user space */
-		__u32 id;	/* identifies the control for write caching */
+		__u32 id;	/* unused, 0 (the control id is kernel-only) */
 		__s32 isuspend_cpu;	/* CPU where i-mode ctrs were stopped */
 	} k1;
 	__u32 tsc_start;

@@ -35,6 +35,7 @@ static inline __u32 load_u32(const __u32 *p)
 #endif
 
 #ifdef PERFCTR_SIM
+#include <signal.h>
 #include "simpmu_user.h"
 
 #define SIMPMU_DEV		"/dev/perfctr_simpmu"
@@ -54,10 +55,12 @@ struct pmc_view {
 	__u32 delta;		/* TSC ticks since the entry was exact */
 	__u32 not_fast;		/* clears a P4 fast read's bit 31 */
 	__u32 width;		/* low half of the width mask */
+	unsigned int cpu;	/* the CPU whose entry e is */
+	int fast_cpu;
 };
 
 /* CPUs past the page have no counters: RDPMC would read 0. */
-static const struct simpmu_user_cpu simpmu_none;
+static const struct simpmu_user_cpu simpmu_none = { .user_read = 1 };
 
 static inline void simpmu_view_begin(struct pmc_view *v,
 				     const struct simpmu_user_cpu *page,
@@ -68,6 +71,8 @@ static inline void simpmu_view_begin(struct pmc_view *v,
 
 	e = cpu < SIMPMU_USER_CPUS ? &page[cpu] : &simpmu_none;
 	v->e = e;
+	v->cpu = cpu;
+	v->fast_cpu = fast_cpu;
 	v->seq = load_u32(&e->seq);
 	barrier();
 	v->delta = arch_rdtsc_low() - (__u32)e->last_tsc;
@@ -105,11 +110,27 @@ static inline __u32 simpmu_other(const struct pmc_view *v, __u32 map)
 	return 0;
 }
 
+/*
+ * RDPMC faults while the CPU does not let user space read the counters
+ * (CR4.PCE clear), and so does this; but not if the thread left the CPU
+ * or the entry changed since the view was taken: the flag it read may be
+ * another moment's, and the pass is redone anyway.
+ */
+static inline __u32 simpmu_denied(const struct pmc_view *v)
+{
+	if (!(v->seq & 1) && simpmu_cpu(v->fast_cpu) == v->cpu &&
+	    load_u32(&v->e->seq) == v->seq)
+		raise(SIGSEGV);
+	return 0;
+}
+
 /* What RDPMC would read for @map on this CPU, low 32 bits. */
 static inline __u32 pmc_low(const struct pmc_view *v, __u32 map)
 {
 	unsigned int n = map & v->not_fast;
 
+	if (__builtin_expect(!v->e->user_read, 0))
+		return simpmu_denied(v);
 	if (__builtin_expect(n >= SIMPMU_USER_CTRS, 0))
 		return simpmu_other(v, map);
 	return simpmu_value(v, v->e->ctr[n], v->e->counting, n);
