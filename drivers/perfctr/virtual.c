@@ -894,9 +894,34 @@ static void vp_fill_sums(struct vperfctr *v, void *rec)
 }
 
 /*
+ * Calls @fill on the set of @file's thread, under its lock, if it has
+ * one: 1 if it did, 0 if not, or an error. Never waits: another thread's
+ * sums are as of its last sample.
+ */
+static int vp_fill_from(struct file *file, vp_fill_t fill, void *rec)
+{
+	struct task_struct *task;
+	struct vperfctr *v;
+	unsigned long flags;
+
+	task = vp_file_task(file);
+	if (IS_ERR(task))
+		return PTR_ERR(task);
+	rcu_read_lock();
+	v = vp_find(task);
+	if (v) {
+		raw_spin_lock_irqsave(&v->lock, flags);
+		fill(v, rec);
+		raw_spin_unlock_irqrestore(&v->lock, flags);
+	}
+	rcu_read_unlock();
+	put_task_struct(task);
+	return !!v;
+}
+
+/*
  * Reads return one whole record at offset 0, then end of file; zeroes
- * for a thread without counters. Never waits: another thread's sums are
- * as of its last sample.
+ * for a thread without counters.
  */
 static ssize_t vp_read_record(struct file *file, char __user *buf,
 			      size_t count, loff_t *ppos, size_t size,
@@ -906,26 +931,15 @@ static ssize_t vp_read_record(struct file *file, char __user *buf,
 		struct vperfctr_control uc;
 		struct perfctr_sum_ctrs sums;
 	} rec = {};
-	struct task_struct *task;
-	struct vperfctr *v;
-	unsigned long flags;
+	int err;
 
 	if (*ppos >= size)
 		return 0;
 	if (*ppos != 0 || count < size)
 		return -EINVAL;
-	task = vp_file_task(file);
-	if (IS_ERR(task))
-		return PTR_ERR(task);
-	rcu_read_lock();
-	v = vp_find(task);
-	if (v) {
-		raw_spin_lock_irqsave(&v->lock, flags);
-		fill(v, &rec);
-		raw_spin_unlock_irqrestore(&v->lock, flags);
-	}
-	rcu_read_unlock();
-	put_task_struct(task);
+	err = vp_fill_from(file, fill, &rec);
+	if (err < 0)
+		return err;
 	if (copy_to_user(buf, &rec, size))
 		return -EFAULT;
 	*ppos += size;
@@ -951,51 +965,47 @@ static const char *const vp_stop_names[] = {
 	"suspended", "overflow", "forbidden-cpu", "evicted", "exec",
 };
 
-/* Locked: one line for <tid>/status into @buf; its length. */
-static int vp_describe(const struct vperfctr *v, char *buf, size_t size)
+struct vp_status {
+	char line[80];
+	int len;
+};
+
+/* Locked: the line <tid>/status shows. */
+static void vp_describe(struct vperfctr *v, void *rec)
 {
+	struct vp_status *st = rec;
 	unsigned long stopped = v->stopped;
+	size_t size = sizeof(st->line);
 	const char *sep = ": ";
 	unsigned int bit;
 	int len;
 
-	if (!stopped)
-		return scnprintf(buf, size, "%s\n",
-				 v->page->cpu.cstatus ? "running" : "idle");
-	len = scnprintf(buf, size, "stopped");
+	if (!stopped) {
+		st->len = scnprintf(st->line, size, "%s\n",
+				    v->page->cpu.cstatus ? "running" : "idle");
+		return;
+	}
+	len = scnprintf(st->line, size, "stopped");
 	for_each_set_bit(bit, &stopped, ARRAY_SIZE(vp_stop_names)) {
-		len += scnprintf(buf + len, size - len, "%s%s", sep,
+		len += scnprintf(st->line + len, size - len, "%s%s", sep,
 				 vp_stop_names[bit]);
 		sep = ",";
 	}
-	return len + scnprintf(buf + len, size - len, "\n");
+	st->len = len + scnprintf(st->line + len, size - len, "\n");
 }
 
 /* "none", "idle", "running" or "stopped: <why>[,<why>...]". */
 static ssize_t vp_status_read(struct file *file, char __user *ubuf,
 			      size_t count, loff_t *ppos)
 {
-	struct task_struct *task;
-	struct vperfctr *v;
-	unsigned long flags;
-	char buf[80];
-	int len;
+	struct vp_status st;
+	int err = vp_fill_from(file, vp_describe, &st);
 
-	task = vp_file_task(file);
-	if (IS_ERR(task))
-		return PTR_ERR(task);
-	rcu_read_lock();
-	v = vp_find(task);
-	if (v) {
-		raw_spin_lock_irqsave(&v->lock, flags);
-		len = vp_describe(v, buf, sizeof(buf));
-		raw_spin_unlock_irqrestore(&v->lock, flags);
-	} else {
-		len = scnprintf(buf, sizeof(buf), "none\n");
-	}
-	rcu_read_unlock();
-	put_task_struct(task);
-	return simple_read_from_buffer(ubuf, count, ppos, buf, len);
+	if (err < 0)
+		return err;
+	if (!err)
+		st.len = scnprintf(st.line, sizeof(st.line), "none\n");
+	return simple_read_from_buffer(ubuf, count, ppos, st.line, st.len);
 }
 
 /* vp_mutex held. */
