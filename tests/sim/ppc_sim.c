@@ -39,6 +39,7 @@
 #include <asm/pmc.h>
 #include <asm/time.h>
 #include <perfctr/compat.h>
+#include "simpmu_param.h"
 #include "simpmu_user.h"
 #endif
 
@@ -385,34 +386,19 @@ module_param(model, charp, 0444);
 MODULE_PARM_DESC(model,
 		 "simulated CPU: 604 604e 750 (a 750GX) 7400 (no PCINT) 7410 7450");
 
-/* As if perf_events held the PMC hardware, on every CPU. */
-static int simpmu_kernel_busy_set(const char *val, const struct kernel_param *kp)
+/* kernel_busy=1: as if perf_events held the counters. */
+void simpmu_set_kernel_busy(bool busy)
 {
 	unsigned int cpu;
-	bool busy;
-	int err = kstrtobool(val, &busy);
 
-	if (err)
-		return err;
 	for_each_possible_cpu(cpu)
 		WRITE_ONCE(per_cpu_ptr(&perfctr_ppc_sim_pcpu, cpu)->kernel_busy, busy);
-	return 0;
 }
 
-static int simpmu_kernel_busy_get(char *buf, const struct kernel_param *kp)
+bool simpmu_kernel_busy(void)
 {
-	bool busy = READ_ONCE(raw_cpu_ptr(&perfctr_ppc_sim_pcpu)->kernel_busy);
-
-	return sysfs_emit(buf, "%d\n", busy);
+	return READ_ONCE(raw_cpu_ptr(&perfctr_ppc_sim_pcpu)->kernel_busy);
 }
-
-static const struct kernel_param_ops simpmu_kernel_busy_ops = {
-	.set = simpmu_kernel_busy_set,
-	.get = simpmu_kernel_busy_get,
-};
-
-module_param_cb(kernel_busy, &simpmu_kernel_busy_ops, NULL, 0644);
-MODULE_PARM_DESC(kernel_busy, "1: perf_events holds the PMC hardware");
 
 /*
  * The family names the Check suites use. "750" is a 750GX, a 750 whose

@@ -23,6 +23,7 @@
 #include <asm/apicdef.h>
 #include <asm/irq_regs.h>
 #include <perfctr/compat.h>
+#include "simpmu_param.h"
 #include "simpmu_user.h"
 #endif
 #include "../../arch/x86/perfctr/regs.h"
@@ -614,34 +615,19 @@ static char *model = "k7";
 module_param(model, charp, 0444);
 MODULE_PARM_DESC(model, "simulated CPU: p5mmx p6 arch-v2 k7 zen c3 p4-model2 p4-model3-ht");
 
-/* As if perf_events or the NMI watchdog held the counters, on every CPU. */
-static int simpmu_kernel_busy_set(const char *val, const struct kernel_param *kp)
+/* kernel_busy=1: as if perf_events or the NMI watchdog held the counters. */
+void simpmu_set_kernel_busy(bool busy)
 {
 	unsigned int cpu;
-	bool busy;
-	int err = kstrtobool(val, &busy);
 
-	if (err)
-		return err;
 	for_each_possible_cpu(cpu)
 		WRITE_ONCE(per_cpu_ptr(&perfctr_x86_sim_pcpu, cpu)->kernel_busy, busy);
-	return 0;
 }
 
-static int simpmu_kernel_busy_get(char *buf, const struct kernel_param *kp)
+bool simpmu_kernel_busy(void)
 {
-	bool busy = READ_ONCE(raw_cpu_ptr(&perfctr_x86_sim_pcpu)->kernel_busy);
-
-	return sysfs_emit(buf, "%d\n", busy);
+	return READ_ONCE(raw_cpu_ptr(&perfctr_x86_sim_pcpu)->kernel_busy);
 }
-
-static const struct kernel_param_ops simpmu_kernel_busy_ops = {
-	.set = simpmu_kernel_busy_set,
-	.get = simpmu_kernel_busy_get,
-};
-
-module_param_cb(kernel_busy, &simpmu_kernel_busy_ops, NULL, 0644);
-MODULE_PARM_DESC(kernel_busy, "1: the kernel's counter allocator refuses perfctr");
 
 static const struct perfctr_x86_sim_model *const simpmu_models[] = {
 	&sim_p5mmx, &sim_p6, &sim_arch_v2, &sim_k7, &sim_fam15, &sim_c3,

@@ -122,11 +122,9 @@ static int try_kid(int rd, int wr, void *arg)
 static void run_try(int level, int counters, int kernel, int want)
 {
 	struct try t = { counters, kernel, want };
-	struct kid k;
 
 	set_paranoid(level);
-	kid_start(&k, try_kid, &t);
-	kid_done(&k);
+	kid_run(try_kid, &t);
 }
 
 /* --- paranoid --- */
@@ -259,21 +257,17 @@ static int tracer_kid(int rd, int wr, void *arg)
 START_TEST(tracer_privilege_judged_root)
 {
 	int nobody = 0;
-	struct kid k;
 
 	set_paranoid(2);
-	kid_start(&k, tracer_kid, &nobody);
-	kid_done(&k);
+	kid_run(tracer_kid, &nobody);
 }
 
 START_TEST(tracer_privilege_judged_nobody)
 {
 	int nobody = 1;
-	struct kid k;
 
 	set_paranoid(2);
-	kid_start(&k, tracer_kid, &nobody);
-	kid_done(&k);
+	kid_run(tracer_kid, &nobody);
 }
 
 /* --- who holds the hardware, and taking it back --- */
@@ -374,10 +368,7 @@ static int reclaim_kid(int rd, int wr, void *arg)
 
 START_TEST(reclaim_needs_perfmon)
 {
-	struct kid k;
-
-	kid_start(&k, reclaim_kid, NULL);
-	kid_done(&k);
+	kid_run(reclaim_kid, NULL);
 }
 
 #ifdef __powerpc__
@@ -458,19 +449,15 @@ static int global_open_kid(int rd, int wr, void *arg)
 START_TEST(global_open_with_perfmon_only)
 {
 	int keep = 1;
-	struct kid k;
 
-	kid_start(&k, global_open_kid, &keep);
-	kid_done(&k);
+	kid_run(global_open_kid, &keep);
 }
 
 START_TEST(global_open_without_perfmon_refused)
 {
 	int keep = 0;
-	struct kid k;
 
-	kid_start(&k, global_open_kid, &keep);
-	kid_done(&k);
+	kid_run(global_open_kid, &keep);
 }
 
 /* --- status --- */
@@ -533,11 +520,8 @@ static int same_uid_reader(int rd, int wr, void *arg)
 
 static void run_reader(int how, const char *same_uid)
 {
-	struct kid k;
-
 	ck_assert_int_eq(param_put("read_same_uid", same_uid), 0);
-	kid_start(&k, same_uid_reader, &how);
-	kid_done(&k);
+	kid_run(same_uid_reader, &how);
 }
 
 START_TEST(read_same_uid_refused_by_default)

@@ -304,6 +304,15 @@ void kid_done(struct kid *k)
 	ck_assert_msg(code == 0, "child failed at step %d", code);
 }
 
+/* Runs @fn in a child to its end; asserts it succeeded. */
+void kid_run(kid_fn fn, void *arg)
+{
+	struct kid k;
+
+	kid_start(&k, fn, arg);
+	kid_done(&k);
+}
+
 /* Blocks until the parent writes a byte or goes away. */
 void kid_wait_go(int rd)
 {

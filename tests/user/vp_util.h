@@ -114,6 +114,7 @@ int kid_fail(int step);
 void kid_read(struct kid *k, void *buf, size_t size);
 void kid_start(struct kid *k, kid_fn fn, void *arg);
 void kid_done(struct kid *k);
+void kid_run(kid_fn fn, void *arg);
 void kid_wait_go(int rd);
 int counting_kid(int rd, int wr, void *arg);
 
