@@ -922,6 +922,56 @@ START_TEST(fast_read_survives_overflow_stops)
 	vperfctr_close(vp);
 }
 
+/* --- F17: an HT P4's thread 1 going down and up --- */
+
+static int cpu1_online(const char *val)
+{
+	int fd = open("/sys/devices/system/cpu/cpu1/online", O_WRONLY);
+	int ok;
+
+	if (fd < 0)
+		return -1;
+	ok = write(fd, val, 1) == 1;
+	close(fd);
+	return ok ? 0 : -1;
+}
+
+/*
+ * Thread 0 (CPU 0, where main() pinned us) counts while thread 1 goes
+ * offline and back: the core's shared registers must keep counting.
+ */
+START_TEST(ht_sibling_hotplug_keeps_counting)
+{
+	struct vperfctr *vp = vperfctr_open();
+	struct perfctr_sum_ctrs s0, s1;
+	struct vperfctr_control c;
+	unsigned long long tsc;
+
+	ck_assert_ptr_nonnull(vp);
+	tsc_control(&c);
+	model->amode(&c.cpu_control);
+	lib_control(vp, &c);
+	spin(ms_ticks(20));
+	ck_assert_int_eq(vperfctr_read_ctrs(vp, &s0), 0);
+	ck_assert_int_eq(cpu1_online("0"), 0);
+	spin(ms_ticks(20));
+	ck_assert_int_eq(cpu1_online("1"), 0);
+	spin(ms_ticks(20));
+	ck_assert_int_eq(vperfctr_read_ctrs(vp, &s1), 0);
+	/* The simulated counters count TSC ticks: all of them, still. */
+	tsc = s1.tsc - s0.tsc;
+	ck_assert_msg(within(s1.pmc[0] - s0.pmc[0], tsc, 10),
+		      "pmc0 %llu over %llu TSC ticks", s1.pmc[0] - s0.pmc[0], tsc);
+	ck_assert_msg(within(s1.pmc[1] - s0.pmc[1], tsc, 10),
+		      "pmc1 %llu over %llu TSC ticks", s1.pmc[1] - s0.pmc[1], tsc);
+	vperfctr_close(vp);
+}
+
+static void online_again(void)
+{
+	cpu1_online("1");
+}
+
 static Suite *security_suite(void)
 {
 	Suite *s = suite_create("security");
@@ -978,6 +1028,13 @@ static Suite *security_suite(void)
 	tcase_add_test(tc, exec_with_changed_ids_drops_the_set);
 	tcase_add_test(tc, exec_with_same_ids_keeps_the_set);
 	suite_add_tcase(s, tc);
+
+	if (model && cpus_forbidden && ncpus >= 2) {
+		tc = tcase_create("hotplug");
+		tcase_add_checked_fixture(tc, NULL, online_again);
+		tcase_add_test(tc, ht_sibling_hotplug_keeps_counting);
+		suite_add_tcase(s, tc);
+	}
 
 	if (model) {
 		tc = tcase_create("fastread");
