@@ -231,8 +231,33 @@ const struct perfctr_x86_sim_model sim_c3 = {
 	.sel_msr = 0x186, .ctr_msr = 0xC1, .stride = 1, .width = 40,
 };
 
+/* The machine simulated: what every CPU is, but where a test says. */
+static const struct perfctr_x86_sim_model *sim_machine;
+
+/* CPUID leaf 0xA of one CPU, where a test made it differ (hybrid CPUs). */
+struct sim_leaf_a {
+	bool set;
+	u32 eax, edx;
+};
+
+static DEFINE_PER_CPU(struct sim_leaf_a, sim_leaf_a);
+
+void perfctr_x86_sim_set_leaf_a(unsigned int cpu, u32 eax, u32 edx)
+{
+	struct sim_leaf_a *o = per_cpu_ptr(&sim_leaf_a, cpu);
+
+	o->eax = eax;
+	o->edx = edx;
+	o->set = true;
+}
+
 void perfctr_x86_sim_reset(const struct perfctr_x86_sim_model *m)
 {
+	unsigned int cpu;
+
+	for_each_possible_cpu(cpu)
+		per_cpu_ptr(&sim_leaf_a, cpu)->set = false;
+	sim_machine = m;
 	memset(&S, 0, sizeof(S));
 	S.m = m;
 	/* Architectural perfmon v2 powers up with its counters enabled. */
@@ -496,12 +521,22 @@ void perfctr_sim_wrmsr(u32 msr, u64 val)
 		bad_access(msr);
 }
 
-void perfctr_sim_cpuid(u32 leaf, u32 *a, u32 *b, u32 *c, u32 *d)
+/* Any CPU, online or not, from any CPU: the machine's answer or the test's. */
+void perfctr_sim_cpuid_on(unsigned int cpu, u32 leaf, u32 *a, u32 *b, u32 *c,
+			  u32 *d)
 {
+	const struct sim_leaf_a *o = per_cpu_ptr(&sim_leaf_a, cpu);
+	const struct perfctr_x86_sim_model *m = sim_machine;
+
 	*a = *b = *c = *d = 0;
-	if (leaf == 0xA && S.m->cpuid_level >= 0xA) {
-		*a = S.m->cpuid_a_eax;
-		*d = S.m->nr_fixed | (S.m->nr_fixed ? S.m->width << 5 : 0);
+	if (leaf != 0xA)
+		return;
+	if (o->set) {
+		*a = o->eax;
+		*d = o->edx;
+	} else if (m->cpuid_level >= 0xA) {
+		*a = m->cpuid_a_eax;
+		*d = m->nr_fixed | (m->nr_fixed ? m->width << 5 : 0);
 	}
 }
 
@@ -649,6 +684,7 @@ static void simpmu_setup(void)
 	const struct perfctr_x86_sim_model *m = simpmu_model();
 	unsigned int cpu;
 
+	sim_machine = m;
 	for_each_possible_cpu(cpu) {
 		struct perfctr_x86_sim_state *sim = per_cpu_ptr(&perfctr_x86_sim_pcpu, cpu);
 

@@ -89,8 +89,17 @@ extern const struct perfctr_x86_sim_model sim_generic, sim_p5, sim_p5mmx,
 	sim_k8, sim_fam10, sim_fam15, sim_c3, sim_qemu_p6, sim_qemu_k7,
 	sim_p4, sim_p4_m1, sim_p4_ht, sim_core2_tcg, sim_no_tsc;
 
-/* Power on @m: registers zero, TSC at 0 and still, nothing reserved. */
+/*
+ * Power on @m: registers zero, TSC at 0 and still, nothing reserved,
+ * every CPU's CPUID the model's.
+ */
 void perfctr_x86_sim_reset(const struct perfctr_x86_sim_model *m);
+
+/*
+ * CPU @cpu answers CPUID leaf 0xA with @eax and @edx instead of as the
+ * model does (a hybrid or asymmetric machine), until the next reset.
+ */
+void perfctr_x86_sim_set_leaf_a(unsigned int cpu, u32 eax, u32 edx);
 
 /* @n events happen: every enabled counter advances by @n. */
 void perfctr_x86_sim_tick(u64 n);

@@ -534,8 +534,26 @@ static bool pc_regs_own(unsigned int cpu)
  */
 static int pc_hp_state;
 
+/* A CPU that lacks counters we offer would #GP on their first RDPMC. */
+static int pc_check_cpu(unsigned int cpu)
+{
+	char why[256];
+	int err;
+
+	if (!pc_family.check_cpu)
+		return 0;
+	err = pc_family.check_cpu(cpu, why, sizeof(why));
+	if (err)
+		pr_err("perfctr: %s\n", why);
+	return err;
+}
+
 int pc_cpu_online(unsigned int cpu)
 {
+	int err = pc_check_cpu(cpu);
+
+	if (err)
+		return err;
 	mutex_lock(&reserve_lock);
 	if (reserved_by) {
 		local_irq_disable();
@@ -564,8 +582,9 @@ static int pc_hotplug_init(void)
 
 	if (pc_hp_state)
 		return 0;
-	ret = cpuhp_setup_state_nocalls(CPUHP_AP_ONLINE_DYN, "perfctr/cpu:online",
-					pc_cpu_online, pc_cpu_offline);
+	/* With calls: checks the CPUs that came online since detection. */
+	ret = cpuhp_setup_state(CPUHP_AP_ONLINE_DYN, "perfctr/cpu:online",
+				pc_cpu_online, pc_cpu_offline);
 	if (ret < 0)
 		return ret;
 	pc_hp_state = ret;

@@ -8,6 +8,9 @@
  * EVNTSEL enables its own counter, and version 2 adds a global control
  * register whose counter bits must be set too.
  */
+#include <linux/cpu.h>
+#include <linux/errno.h>
+#include <linux/kernel.h>
 #include <linux/percpu.h>
 
 #include "x86.h"
@@ -118,30 +121,106 @@ static void arch_release_cpu(void)
 		pc_wrmsr(MSR_CORE_PERF_GLOBAL_CTRL, this_cpu_read(saved_global_ctrl));
 }
 
+/* What CPUID leaf 0xA says a CPU has, clamped to what we can address. */
+struct arch_caps {
+	unsigned int version, gp, gp_bits, fixed, fixed_bits;
+};
+
 /*
- * CPUID leaf 0xA: EAX[7:0] version, EAX[15:8] general-purpose counters;
- * from version 2, EDX[4:0] fixed-function counters.
+ * Leaf 0xA: EAX[7:0] version, EAX[15:8] general-purpose counters,
+ * EAX[23:16] their width; from version 2, EDX[4:0] fixed-function
+ * counters, EDX[12:5] their width.
  */
+static void arch_caps_on(unsigned int cpu, struct arch_caps *caps)
+{
+	u32 eax, ebx, ecx, edx;
+
+	pc_cpuid_on(cpu, 0xA, &eax, &ebx, &ecx, &edx);
+	caps->version = eax & 0xFF;
+	caps->gp = min_t(unsigned int, (eax >> 8) & 0xFF, PERFCTR_NR_PMCS);
+	caps->gp_bits = (eax >> 16) & 0xFF;
+	caps->fixed = 0;
+	caps->fixed_bits = 0;
+	if (caps->version >= 2) {
+		caps->fixed = min_t(unsigned int, edx & 0x1F, PC_MAX_FIXED);
+		caps->fixed_bits = (edx >> 5) & 0xFF;
+	}
+}
+
+/*
+ * What every online CPU has. Hybrid and asymmetric CPUs may differ, and
+ * a kernel RDPMC of a counter the running CPU lacks is a #GP, so a
+ * control must fit the poorest CPU. CPUs that come later are checked by
+ * arch_check_cpu().
+ */
+static void arch_caps_all(struct arch_caps *all)
+{
+	struct arch_caps one;
+	unsigned int cpu;
+
+	/* Start from the most any CPU could report, and take the least. */
+	*all = (struct arch_caps){
+		.version = 0xFF, .gp = PERFCTR_NR_PMCS, .gp_bits = 0xFF,
+		.fixed = PC_MAX_FIXED, .fixed_bits = 0xFF,
+	};
+	cpus_read_lock();
+	for_each_online_cpu(cpu) {
+		arch_caps_on(cpu, &one);
+		all->version = min(all->version, one.version);
+		all->gp = min(all->gp, one.gp);
+		all->gp_bits = min(all->gp_bits, one.gp_bits);
+		all->fixed = min(all->fixed, one.fixed);
+		all->fixed_bits = min(all->fixed_bits, one.fixed_bits);
+	}
+	cpus_read_unlock();
+}
+
+static unsigned int arch_width(unsigned int bits)
+{
+	return clamp(bits, 32U, 64U);
+}
+
+/*
+ * A CPU coming online must have every counter offered, as wide: controls
+ * already accepted may use them. Shrinking the offer instead would
+ * strand those controls, so the CPU is refused.
+ */
+static int arch_check_cpu(unsigned int cpu, char *why, size_t len)
+{
+	unsigned int gp = hweight32(pc_family.pmc_mask);
+	unsigned int fixed = hweight32(pc_family.fixed_mask);
+	struct arch_caps has;
+
+	arch_caps_on(cpu, &has);
+	if (has.version >= arch_version && has.gp >= gp &&
+	    arch_width(has.gp_bits) >= pc_family.ctr_bits && has.fixed >= fixed &&
+	    (!fixed || arch_width(has.fixed_bits) >= pc_family.fixed_bits))
+		return 0;
+	snprintf(why, len,
+		 "CPU %u has fewer counters than perfctr uses (arch perfmon v%u, %u general-purpose %u-bit, %u fixed %u-bit; perfctr uses v%u, %u %u-bit, %u %u-bit); unload perfctr to bring it online",
+		 cpu, has.version, has.gp, has.gp_bits, has.fixed, has.fixed_bits,
+		 arch_version, gp, pc_family.ctr_bits, fixed, pc_family.fixed_bits);
+	return -EBUSY;
+}
+
 bool pc_arch_perfmon_probe(const struct pc_cpu_ident *id,
 			   struct perfctr_x86_family *out)
 {
-	u32 eax, ebx, ecx, edx;
-	unsigned int gp, fixed = 0;
+	struct arch_caps all;
+	unsigned int fixed;
 
 	if (id->cpuid_level < 0xA)
 		return false;
-	pc_cpuid(0xA, &eax, &ebx, &ecx, &edx);
-	arch_version = eax & 0xFF;
-	gp = min_t(unsigned int, (eax >> 8) & 0xFF, PERFCTR_NR_PMCS);
-	if (!arch_version || !gp)
+	arch_caps_all(&all);
+	arch_version = all.version;
+	if (!all.version || !all.gp)
 		return false;
-	if (arch_version >= 2)
-		fixed = min_t(unsigned int, edx & 0x1F, PERFCTR_NR_PMCS - gp);
+	fixed = min(all.fixed, PERFCTR_NR_PMCS - all.gp);
 	*out = perfctr_arch_family;
-	out->ctr_bits = clamp((eax >> 16) & 0xFF, 32U, 64U);
-	out->fixed_bits = clamp((edx >> 5) & 0xFF, 32U, 64U);
-	out->nrctrs = gp + fixed;
-	out->pmc_mask = GENMASK(gp - 1, 0);
+	out->ctr_bits = arch_width(all.gp_bits);
+	out->fixed_bits = arch_width(all.fixed_bits);
+	out->nrctrs = all.gp + fixed;
+	out->pmc_mask = GENMASK(all.gp - 1, 0);
 	out->fixed_mask = fixed ? GENMASK(fixed - 1, 0) : 0;
 	out->global_ctrl = arch_version >= 2;
 	return true;
@@ -186,6 +265,7 @@ const struct perfctr_x86_family perfctr_arch_family = {
 		.intr = EVNTSEL_INT,
 	},
 	.check_fixed = arch_check_fixed,
+	.check_cpu = arch_check_cpu,
 	.write_control = arch_write_control,
 	.stop_counter = arch_stop_counter,
 	.ack_overflow = arch_ack_overflow,

@@ -37,7 +37,8 @@ u64 perfctr_sim_rdmsr(u32 msr);
 void perfctr_sim_wrmsr(u32 msr, u64 val);
 int perfctr_sim_rdmsr_safe(u32 msr, u64 *val);
 int perfctr_sim_wrmsr_safe(u32 msr, u64 val);
-void perfctr_sim_cpuid(u32 leaf, u32 *a, u32 *b, u32 *c, u32 *d);
+void perfctr_sim_cpuid_on(unsigned int cpu, u32 leaf, u32 *a, u32 *b, u32 *c,
+			  u32 *d);
 void perfctr_sim_cpu_ident(struct pc_cpu_ident *id);
 void perfctr_sim_thread1_cpus(struct cpumask *mask);
 u32 perfctr_sim_lvtpc_read(void);
@@ -79,9 +80,10 @@ static inline int pc_wrmsr_safe(u32 msr, u64 val)
 	return perfctr_sim_wrmsr_safe(msr, val);
 }
 
-static inline void pc_cpuid(u32 leaf, u32 *a, u32 *b, u32 *c, u32 *d)
+static inline void pc_cpuid_on(unsigned int cpu, u32 leaf, u32 *a, u32 *b,
+			       u32 *c, u32 *d)
 {
-	perfctr_sim_cpuid(leaf, a, b, c, d);
+	perfctr_sim_cpuid_on(cpu, leaf, a, b, c, d);
 }
 
 static inline void pc_cpu_ident(struct pc_cpu_ident *id)
@@ -153,6 +155,7 @@ static inline void pc_nmi_window(void)
 
 #include <linux/log2.h>
 #include <linux/smp.h>
+#include <linux/string.h>
 #include <asm/apic.h>
 #include <asm/cpufeature.h>
 #include <asm/msr.h>
@@ -200,9 +203,32 @@ static inline int pc_wrmsr_safe(u32 msr, u64 val)
 	return wrmsrl_safe(msr, val);
 }
 
-static inline void pc_cpuid(u32 leaf, u32 *a, u32 *b, u32 *c, u32 *d)
+struct pc_cpuid_regs {
+	u32 leaf, a, b, c, d;
+};
+
+static inline void pc_cpuid_fn(void *info)
 {
-	cpuid(leaf, a, b, c, d);
+	struct pc_cpuid_regs *r = info;
+
+	cpuid(r->leaf, &r->a, &r->b, &r->c, &r->d);
+}
+
+/*
+ * CPUID as CPU @cpu answers it: hybrid and asymmetric CPUs differ. All
+ * zero if @cpu is not online. Interrupts on.
+ */
+static inline void pc_cpuid_on(unsigned int cpu, u32 leaf, u32 *a, u32 *b,
+			       u32 *c, u32 *d)
+{
+	struct pc_cpuid_regs r = { .leaf = leaf };
+
+	if (smp_call_function_single(cpu, pc_cpuid_fn, &r, 1))
+		memset(&r, 0, sizeof(r));
+	*a = r.a;
+	*b = r.b;
+	*c = r.c;
+	*d = r.d;
 }
 
 static inline void pc_cpu_ident(struct pc_cpu_ident *id)

@@ -68,6 +68,12 @@ static inline bool pc_is_fixed(u32 pmc)
 /* The P4 CCCR's enable bit: the counter counts only with it set. */
 #define PC_P4_CCCR_ENABLE	0x00001000U
 
+/*
+ * Fixed-function counters the driver can address: counter masks give
+ * them bits 24-31 of a u32 (core.c), so at most 8.
+ */
+#define PC_MAX_FIXED		8
+
 /* How a family's event selects enable their counters. */
 enum pc_enable {
 	PC_EN_NONE,		/* no enable bit (P5, VIA C3) */
@@ -128,6 +134,12 @@ struct perfctr_x86_family {
 	 * 0)? NULL: the family has no mode bits, so every counter does.
 	 */
 	bool (*counts_kernel)(const struct perfctr_cpu_state *state);
+	/*
+	 * CPU @cpu is coming online: 0 if it has every counter offered, else
+	 * -EBUSY with @why (of @len bytes) saying what it lacks. NULL: every
+	 * CPU of the family has the same counters.
+	 */
+	int (*check_cpu)(unsigned int cpu, char *why, size_t len);
 	/* Derive per-state data from a valid control; NULL if none. */
 	void (*commit_control)(struct perfctr_cpu_state *state);
 	/* Load the control registers of @state (cache says what is there). */
