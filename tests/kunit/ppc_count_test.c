@@ -569,24 +569,28 @@ static void ppc_count_release_zeroes(struct kunit *test)
 		KUNIT_EXPECT_EQ(test, perfctr_ppc_sim.pmc[i], 0U);
 }
 
-/* F12: ids equal in their low 32 bits are two controls all the same. */
+/*
+ * F12: ids equal in their low 32 bits are two controls all the same: b's
+ * i-mode counter, preset by b and then used by a, is preset again.
+ */
 static void ppc_count_id_64bit(struct kunit *test)
 {
-	static const u32 map[] = { 0 };
 	struct perfctr_cpu_state *a, *b;
 
 	KUNIT_ASSERT_EQ(test, sim_start(&sim_ppc_604e), 0);
 	atomic64_set(&pp_next_control_id, BIT_ULL(32) + 4);
-	a = amode_state(test, 1, map);
-	b = amode_state(test, 1, map);
-	b->control.evntsel[0] = 2;
+	a = imode_state(test, 3, 1000, 0);
 	atomic64_set(&pp_next_control_id, 4);
-	KUNIT_ASSERT_EQ(test, perfctr_cpu_update_control(b, false), 0);
+	b = imode_state(test, 3, 2000, 0);
 	KUNIT_ASSERT_EQ(test, (u32)a->id, (u32)b->id);
+	sim_resume(b);
+	perfctr_ppc_sim_tick(10);
+	sim_suspend(b);
 	sim_resume(a);
+	perfctr_ppc_sim_tick(5);
 	sim_suspend(a);
 	sim_resume(b);
-	KUNIT_EXPECT_EQ(test, perfctr_ppc_sim_sel(0), 2U);
+	KUNIT_EXPECT_EQ(test, perfctr_ppc_sim.pmc[3], 2010U);
 	sim_suspend(b);
 }
 
