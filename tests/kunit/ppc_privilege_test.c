@@ -15,17 +15,12 @@
 #define FCP	0x20000000U
 #define IM	(PMXE | PMCNCE)		/* i-mode on PMC2-PMC6 */
 
-struct ctr {
-	u32 map, sel;
-	s32 ireset;
-};
-
 struct priv_case {
 	const char *name;
 	const struct perfctr_ppc_sim_model *model;
 	u32 tsc_on, nractrs, nrictrs;
 	u32 mmcr0;
-	struct ctr c[2];
+	struct sim_ctr c[2];
 	bool kernel;		/* expected perfctr_cpu_counts_kernel() */
 };
 
@@ -70,18 +65,8 @@ KUNIT_ARRAY_PARAM(priv, priv_cases, priv_case_desc);
 static void fill_control(struct perfctr_cpu_control *control,
 			 const struct priv_case *c)
 {
-	unsigned int i;
-
-	memset(control, 0, sizeof(*control));
-	control->tsc_on = c->tsc_on;
-	control->nractrs = c->nractrs;
-	control->nrictrs = c->nrictrs;
-	control->ppc.mmcr0 = c->mmcr0;
-	for (i = 0; i < ARRAY_SIZE(c->c); i++) {
-		control->pmc_map[i] = c->c[i].map;
-		control->evntsel[i] = c->c[i].sel;
-		control->ireset[i] = c->c[i].ireset;
-	}
+	sim_fill_control(control, c->tsc_on, c->nractrs, c->nrictrs, c->mmcr0,
+			 c->c, ARRAY_SIZE(c->c));
 }
 
 static void ppc_counts_kernel(struct kunit *test)

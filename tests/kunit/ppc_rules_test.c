@@ -6,17 +6,12 @@
  */
 #include "ppc_test.h"
 
-struct ctr {
-	u32 map, sel;
-	s32 ireset;
-};
-
 struct rule_case {
 	const char *name;
 	const struct perfctr_ppc_sim_model *model;
 	u32 tsc_on, nractrs, nrictrs;
 	u32 mmcr0, mmcr2;
-	struct ctr c[7];
+	struct sim_ctr c[7];
 	bool is_global;		/* ignored on ppc32 */
 	u32 reserved;		/* written to _reserved[3] */
 	int expect;
@@ -198,18 +193,8 @@ KUNIT_ARRAY_PARAM(rule, rule_cases, rule_case_desc);
 static void fill_control(struct perfctr_cpu_control *control,
 			 const struct rule_case *c)
 {
-	unsigned int i;
-
-	memset(control, 0, sizeof(*control));
-	control->tsc_on = c->tsc_on;
-	control->nractrs = c->nractrs;
-	control->nrictrs = c->nrictrs;
-	for (i = 0; i < ARRAY_SIZE(c->c) && i < PERFCTR_NR_PMCS; i++) {
-		control->pmc_map[i] = c->c[i].map;
-		control->evntsel[i] = c->c[i].sel;
-		control->ireset[i] = c->c[i].ireset;
-	}
-	control->ppc.mmcr0 = c->mmcr0;
+	sim_fill_control(control, c->tsc_on, c->nractrs, c->nrictrs, c->mmcr0,
+			 c->c, ARRAY_SIZE(c->c));
 	control->ppc.mmcr2 = c->mmcr2;
 	control->_reserved[3] = c->reserved;
 }

@@ -98,4 +98,30 @@ static inline void sim_sample(struct perfctr_cpu_state *state)
 	preempt_enable();
 }
 
+/* One counter of a control in a table of test cases. */
+struct sim_ctr {
+	u32 map, sel;
+	s32 ireset;
+};
+
+/* A control with the counts and MMCR0 given and the first @n of @c. */
+static inline void sim_fill_control(struct perfctr_cpu_control *control,
+				    u32 tsc_on, u32 nractrs, u32 nrictrs,
+				    u32 mmcr0, const struct sim_ctr *c,
+				    unsigned int n)
+{
+	unsigned int i;
+
+	memset(control, 0, sizeof(*control));
+	control->tsc_on = tsc_on;
+	control->nractrs = nractrs;
+	control->nrictrs = nrictrs;
+	control->ppc.mmcr0 = mmcr0;
+	for (i = 0; i < n && i < PERFCTR_NR_PMCS; i++) {
+		control->pmc_map[i] = c[i].map;
+		control->evntsel[i] = c[i].sel;
+		control->ireset[i] = c[i].ireset;
+	}
+}
+
 #endif /* _PERFCTR_PPC_TEST_H */

@@ -37,18 +37,12 @@
 #define T1_USR	BIT(0)
 #define T1_OS	BIT(1)
 
-struct ctr {
-	u32 map, evntsel, high;
-	s32 ireset;
-	u32 escr;		/* P4 */
-};
-
 struct priv_case {
 	const char *name;
 	const struct perfctr_x86_sim_model *model;
 	u32 tsc_on, nractrs, nrictrs;
 	bool is_global;
-	struct ctr c[3];
+	struct sim_ctr c[3];
 	bool kernel;		/* expected perfctr_cpu_counts_kernel() */
 };
 
@@ -152,19 +146,8 @@ KUNIT_ARRAY_PARAM(priv, priv_cases, priv_case_desc);
 static void fill_control(struct perfctr_cpu_control *control,
 			 const struct priv_case *c)
 {
-	unsigned int i;
-
-	memset(control, 0, sizeof(*control));
-	control->tsc_on = c->tsc_on;
-	control->nractrs = c->nractrs;
-	control->nrictrs = c->nrictrs;
-	for (i = 0; i < ARRAY_SIZE(c->c); i++) {
-		control->pmc_map[i] = c->c[i].map;
-		control->evntsel[i] = c->c[i].evntsel;
-		control->evntsel_high[i] = c->c[i].high;
-		control->ireset[i] = c->c[i].ireset;
-		control->p4.escr[i] = c->c[i].escr;
-	}
+	sim_fill_control(control, c->tsc_on, c->nractrs, c->nrictrs, c->c,
+			 ARRAY_SIZE(c->c));
 }
 
 static void x86_counts_kernel(struct kunit *test)

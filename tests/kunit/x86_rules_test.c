@@ -12,19 +12,13 @@
 #define P6OK(ev)	(EN | CPL | (ev))
 #define P5OK		0x00D6U
 
-struct ctr {
-	u32 map, evntsel, high;
-	s32 ireset;
-	u32 escr;		/* P4 */
-};
-
 struct rule_case {
 	const char *name;
 	const struct perfctr_x86_sim_model *model;
 	u32 tsc_on, nractrs, nrictrs;
 	bool pcint;		/* the family's overflow interrupt is usable */
 	bool is_global;
-	struct ctr c[6];
+	struct sim_ctr c[6];
 	u32 pebs_enable, pebs_matrix_vert;	/* P4 */
 	int expect;
 };
@@ -315,19 +309,8 @@ KUNIT_ARRAY_PARAM(rule, rule_cases, rule_case_desc);
 static void fill_control(struct perfctr_cpu_control *control,
 			 const struct rule_case *c)
 {
-	unsigned int i;
-
-	memset(control, 0, sizeof(*control));
-	control->tsc_on = c->tsc_on;
-	control->nractrs = c->nractrs;
-	control->nrictrs = c->nrictrs;
-	for (i = 0; i < ARRAY_SIZE(c->c); i++) {
-		control->pmc_map[i] = c->c[i].map;
-		control->evntsel[i] = c->c[i].evntsel;
-		control->evntsel_high[i] = c->c[i].high;
-		control->ireset[i] = c->c[i].ireset;
-		control->p4.escr[i] = c->c[i].escr;
-	}
+	sim_fill_control(control, c->tsc_on, c->nractrs, c->nrictrs, c->c,
+			 ARRAY_SIZE(c->c));
 	control->p4.pebs_enable = c->pebs_enable;
 	control->p4.pebs_matrix_vert = c->pebs_matrix_vert;
 }

@@ -226,4 +226,31 @@ static inline bool can_stop(const struct perfctr_x86_sim_model *m)
 	return m->kind != SIM_WINCHIP && m->kind != SIM_C3;
 }
 
+/* One counter of a control in a table of test cases. */
+struct sim_ctr {
+	u32 map, evntsel, high;
+	s32 ireset;
+	u32 escr;		/* P4 */
+};
+
+/* A control with the counts given and the first @n of @c. */
+static inline void sim_fill_control(struct perfctr_cpu_control *control,
+				    u32 tsc_on, u32 nractrs, u32 nrictrs,
+				    const struct sim_ctr *c, unsigned int n)
+{
+	unsigned int i;
+
+	memset(control, 0, sizeof(*control));
+	control->tsc_on = tsc_on;
+	control->nractrs = nractrs;
+	control->nrictrs = nrictrs;
+	for (i = 0; i < n && i < PERFCTR_NR_PMCS; i++) {
+		control->pmc_map[i] = c[i].map;
+		control->evntsel[i] = c[i].evntsel;
+		control->evntsel_high[i] = c[i].high;
+		control->ireset[i] = c[i].ireset;
+		control->p4.escr[i] = c[i].escr;
+	}
+}
+
 #endif /* _PERFCTR_X86_TEST_H */
