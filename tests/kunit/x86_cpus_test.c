@@ -34,16 +34,9 @@ static unsigned int other_cpu(struct kunit *test)
 /* Like sim_start(), with CPU @cpu answering leaf 0xA as @eax, @edx. */
 static int start_with(struct kunit *test, unsigned int cpu, u32 eax, u32 edx)
 {
-	int err;
-
 	perfctr_x86_sim_reset(&sim_arch_v2);
 	perfctr_x86_sim_set_leaf_a(cpu, eax, edx);
-	perfctr_x86_sim.autotick = 1;
-	err = perfctr_cpu_init();
-	perfctr_x86_sim.autotick = 0;
-	if (err)
-		return err;
-	return perfctr_cpu_reserve(SIM_SERVICE) ? -EBUSY : 0;
+	return sim_bring_up(test);
 }
 
 /* Can one counter at @pmc with @evntsel be programmed? */

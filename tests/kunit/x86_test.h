@@ -31,13 +31,11 @@ static inline void sim_unpin(struct kunit *test)
 	set_cpus_allowed_ptr(current, cpu_possible_mask);
 }
 
-static inline int sim_start(struct kunit *test,
-			    const struct perfctr_x86_sim_model *m)
+/* The driver up and reserved on the simulated CPU as it is set up now. */
+static inline int sim_bring_up(struct kunit *test)
 {
 	int err;
 
-	sim_pin(test);
-	perfctr_x86_sim_reset(m);
 	/* Let the self-test see time pass; tests tick explicitly after. */
 	perfctr_x86_sim.autotick = 1;
 	err = perfctr_cpu_init();
@@ -46,6 +44,14 @@ static inline int sim_start(struct kunit *test,
 		return err;
 	/* Reserving clears the registers and this CPU's cache. */
 	return perfctr_cpu_reserve(SIM_SERVICE) ? -EBUSY : 0;
+}
+
+static inline int sim_start(struct kunit *test,
+			    const struct perfctr_x86_sim_model *m)
+{
+	sim_pin(test);
+	perfctr_x86_sim_reset(m);
+	return sim_bring_up(test);
 }
 
 static inline void sim_stop(struct kunit *test)
