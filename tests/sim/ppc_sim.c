@@ -447,6 +447,9 @@ int perfctr_ppc_sim_reserve(pp_perf_irq_t handler)
 {
 	int err;
 
+	/* kernel_busy=1: as if perf_events held it (simpmu_param.c). */
+	if (READ_ONCE(S.kernel_busy))
+		return -EBUSY;
 	err = reserve_pmc_hardware(handler);
 	if (!err)
 		WRITE_ONCE(simpmu_handler, handler);
