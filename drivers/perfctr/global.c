@@ -218,45 +218,67 @@ static void global_snapshot(struct perfctr_sum_ctrs *snap)
 	}
 }
 
+/* An open file's snapshot; reads of it, pread() too, take turns. */
+struct global_file {
+	struct mutex lock;
+	struct perfctr_sum_ctrs snap[];
+};
+
 /*
  * A read at offset 0 takes a new snapshot of every CPU; reads further on
  * continue the same snapshot, so a record never tears across reads. The
- * copy to user space, which may fault and sleep, holds no lock.
+ * copy to user space, which may fault and sleep, holds none of the
+ * driver's locks.
  */
 static ssize_t global_read(struct file *file, char __user *buf, size_t count,
 			   loff_t *ppos)
 {
-	struct perfctr_sum_ctrs *snap = file->private_data;
+	struct global_file *gf = file->private_data;
+	ssize_t ret;
 
+	mutex_lock(&gf->lock);
 	if (*ppos == 0) {
 		cpus_read_lock();
 		mutex_lock(&global_lock);
-		global_snapshot(snap);
+		global_snapshot(gf->snap);
 		mutex_unlock(&global_lock);
 		cpus_read_unlock();
 	}
-	return simple_read_from_buffer(buf, count, ppos, snap, snapshot_size());
+	ret = simple_read_from_buffer(buf, count, ppos, gf->snap,
+				      snapshot_size());
+	mutex_unlock(&gf->lock);
+	return ret;
 }
 
 static int global_open(struct inode *inode, struct file *file)
 {
+	struct global_file *gf;
+
 	if (!perfmon_capable())
 		return -EACCES;
-	file->private_data = kvzalloc(snapshot_size(), GFP_KERNEL_ACCOUNT);
-	return file->private_data ? 0 : -ENOMEM;
+	gf = kvzalloc(sizeof(*gf) + snapshot_size(), GFP_KERNEL_ACCOUNT);
+	if (!gf)
+		return -ENOMEM;
+	mutex_init(&gf->lock);
+	file->private_data = gf;
+	return 0;
 }
 
 static int global_release(struct inode *inode, struct file *file)
 {
-	kvfree(file->private_data);
+	struct global_file *gf = file->private_data;
+
+	mutex_destroy(&gf->lock);
+	kvfree(gf);
 	return 0;
 }
 
-/* For /proc/perfctr/info, global_lock not needed: " (uid N)". */
+/* For /proc/perfctr/info, to CAP_PERFMON: " (uid N)". */
 void perfctr_global_show_holder(struct seq_file *m)
 {
-	seq_printf(m, " (uid %u)",
-		   from_kuid_munged(seq_user_ns(m), READ_ONCE(global_uid)));
+	if (perfmon_capable())
+		seq_printf(m, " (uid %u)",
+			   from_kuid_munged(seq_user_ns(m), READ_ONCE(global_uid)));
 }
 
 const struct file_operations perfctr_global_fops = {

@@ -28,8 +28,8 @@ static void show_features(struct seq_file *m, unsigned int features)
 
 /*
  * Asking the kernel's counter allocator takes its counters for a moment,
- * when perf_events could want them: every user may read info, so ask at
- * most once a second.
+ * when perf_events could want them: only CAP_PERFMON readers ask, at most
+ * once a second; others see the last answer.
  */
 static bool kernel_busy(void)
 {
@@ -39,7 +39,7 @@ static bool kernel_busy(void)
 	bool ret;
 
 	mutex_lock(&lock);
-	if (!asked || time_after(jiffies, asked + HZ)) {
+	if (perfmon_capable() && (!asked || time_after(jiffies, asked + HZ))) {
 		busy = perfctr_cpu_kernel_busy();
 		asked = jiffies;
 	}

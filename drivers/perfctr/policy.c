@@ -103,21 +103,25 @@ static bool same_uid_may_read(struct task_struct *task)
 	return ok;
 }
 
-/* CAP_SYS_PTRACE over the target, and over its mm if it is not dumpable. */
+/*
+ * CAP_SYS_PTRACE over the target, and over its mm if it is not dumpable.
+ * Not audited: every refused reader would log a denial, as ptrace's
+ * PTRACE_MODE_NOAUDIT reads would not.
+ */
 static bool ptrace_capable(struct task_struct *task)
 {
 	struct mm_struct *mm;
 	bool ok;
 
 	rcu_read_lock();
-	ok = ns_capable(__task_cred(task)->user_ns, CAP_SYS_PTRACE);
+	ok = ns_capable_noaudit(__task_cred(task)->user_ns, CAP_SYS_PTRACE);
 	rcu_read_unlock();
 	if (!ok)
 		return false;
 	task_lock(task);
 	mm = task->mm;
 	if (mm && get_dumpable(mm) != SUID_DUMP_USER)
-		ok = ns_capable(mm->user_ns, CAP_SYS_PTRACE);
+		ok = ns_capable_noaudit(mm->user_ns, CAP_SYS_PTRACE);
 	task_unlock(task);
 	return ok;
 }

@@ -123,6 +123,8 @@ const char *const vperfctr_service = "virtual counters";
 
 /* The set running on each CPU; its sampling timer. */
 static DEFINE_PER_CPU(struct vperfctr *, vp_running);
+/* The set whose owner may read the counters here (it turned RDPMC on). */
+static DEFINE_PER_CPU(struct vperfctr *, vp_reader);
 
 struct vp_cpu {
 	struct hrtimer timer;
@@ -252,17 +254,31 @@ static void vp_resume(struct vperfctr *v)
 	vp_timer_arm();
 }
 
+/* On the owner's CPU, interrupts off: @v's owner may no longer read. */
+static void vp_user_read_off(struct vperfctr *v)
+{
+	if (this_cpu_read(vp_reader) != v)
+		return;
+	perfctr_cpu_user_read(&v->page->cpu, false);
+	this_cpu_write(vp_reader, NULL);
+}
+
 /*
  * Locked, on the owner's CPU, linked: the owner may read its counters
  * from user space (RDPMC) all the time it runs, stopped or not, so that
  * a read racing with a stop never faults. Not where the registers are
- * not its own: an HT P4's second thread, or after the hardware was taken
- * back.
+ * not its own (an HT P4's second thread, or after the hardware was taken
+ * back), nor once its control has no counters. Only the set that turned
+ * reading on here turns it off.
  */
 static void vp_user_read_on(struct vperfctr *v)
 {
-	if (vp_has_ctrs(v) && !(v->stopped & (VP_STOP_CPU | VP_STOP_EVICT)))
-		perfctr_cpu_user_read(&v->page->cpu, true);
+	if (!vp_has_ctrs(v) || v->evicted || (v->stopped & VP_STOP_CPU)) {
+		vp_user_read_off(v);
+		return;
+	}
+	perfctr_cpu_user_read(&v->page->cpu, true);
+	this_cpu_write(vp_reader, v);
 }
 
 /* The owner runs again, or its set changed: count, and let it read. */
@@ -310,8 +326,7 @@ static void vp_suspend(struct vperfctr *v)
 static void vp_leave(struct vperfctr *v)
 {
 	vp_suspend(v);
-	if (vp_has_ctrs(v))
-		perfctr_cpu_user_read(&v->page->cpu, false);
+	vp_user_read_off(v);
 }
 
 /*
@@ -1196,15 +1211,18 @@ const struct file_operations vperfctr_command_fops = {
 
 /*
  * A set survives exec only into a program that anyone with the owner's
- * ids could trace anyway: no CLOEXEC, a dumpable program, and the same
- * ids and permitted capabilities as when its control was written.
+ * ids could trace anyway: no CLOEXEC, a dumpable program that is no
+ * secure exec (setuid, file capabilities, or an LSM's domain change that
+ * asks for AT_SECURE), and the same ids and permitted capabilities as
+ * when its control was written.
  */
-static bool vp_survives_exec(const struct vperfctr *v)
+static bool vp_survives_exec(const struct vperfctr *v,
+			     const struct linux_binprm *bprm)
 {
 	struct mm_struct *mm = current->mm;
 
 	return !(v->uctl.flags & VPERFCTR_CONTROL_CLOEXEC) && mm &&
-	       get_dumpable(mm) == SUID_DUMP_USER &&
+	       get_dumpable(mm) == SUID_DUMP_USER && !bprm->secureexec &&
 	       vp_creds_same(&v->creds, current_cred());
 }
 
@@ -1227,8 +1245,11 @@ static void vp_exec(void *data, struct task_struct *task, pid_t old_pid,
 	if (!v)
 		goto out;
 	raw_spin_lock_irqsave(&v->lock, flags);
-	if (vp_survives_exec(v)) {
+	if (vp_survives_exec(v, bprm)) {
 		WRITE_ONCE(v->exec_id, READ_ONCE(current->self_exec_id));
+		/* An overflow signal due at the exec is the old program's. */
+		v->sig_due = false;
+		v->ovf_mask = 0;
 		vp_unstop(v, VP_STOP_EXEC);
 		if (v->linked)
 			vp_run(v);
@@ -1249,19 +1270,25 @@ static void vp_exec_tp_find(struct tracepoint *tp, void *priv)
 		*(struct tracepoint **)priv = tp;
 }
 
-/* On the CPUs the hardware is taken back from: stop what counts there. */
+/*
+ * On every CPU, as the hardware is taken back: stop the set counting
+ * here, and user reads of the counters, which will not be its own.
+ */
 static void vp_evict_cpu(void *unused)
 {
 	struct vperfctr *v = this_cpu_read(vp_running);
 
-	if (!v)
-		return;
-	raw_spin_lock(&v->lock);
-	if (v->evicted && v->resumed) {
-		vp_suspend(v);
-		vp_stop(v, VP_STOP_EVICT);
+	if (v) {
+		raw_spin_lock(&v->lock);
+		if (v->evicted) {
+			vp_suspend(v);
+			vp_stop(v, VP_STOP_EVICT);
+		}
+		raw_spin_unlock(&v->lock);
 	}
-	raw_spin_unlock(&v->lock);
+	v = this_cpu_read(vp_reader);
+	if (v && READ_ONCE(v->evicted))
+		vp_user_read_off(v);
 }
 
 /*
@@ -1299,10 +1326,14 @@ unsigned int vperfctr_reclaim(void)
 	return n;
 }
 
-/* For /proc/perfctr/info: " (N sets; uids U...)" of the sets holding it. */
+/*
+ * For /proc/perfctr/info: " (N sets; uids U...)" of the sets holding the
+ * hardware; the uids only to CAP_PERFMON, as they say who runs what.
+ */
 void vperfctr_show_holders(struct seq_file *m)
 {
 	unsigned int bkt, n = 0, nuids = 0, i;
+	bool show = perfmon_capable();
 	uid_t uids[8];
 	struct vperfctr *v;
 
@@ -1320,10 +1351,12 @@ void vperfctr_show_holders(struct seq_file *m)
 			uids[nuids++] = uid;
 	}
 	mutex_unlock(&vp_mutex);
-	seq_printf(m, " (%u set%s; uid%s", n, n == 1 ? "" : "s",
-		   nuids == 1 ? "" : "s");
-	for (i = 0; i < nuids; i++)
-		seq_printf(m, " %u", uids[i]);
+	seq_printf(m, " (%u set%s", n, n == 1 ? "" : "s");
+	if (show) {
+		seq_printf(m, "; uid%s", nuids == 1 ? "" : "s");
+		for (i = 0; i < nuids; i++)
+			seq_printf(m, " %u", uids[i]);
+	}
 	seq_puts(m, ")");
 }
 

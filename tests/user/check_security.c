@@ -32,6 +32,7 @@
 
 #include "test_util.h"
 #include "vp_util.h"
+#include "../sim/simpmu_user.h"
 
 #define RECLAIM_PATH	PERFCTR_ROOT "/reclaim"
 #define SUID_HELPER	"/tmp/perfctr-suid-helper"
@@ -883,6 +884,46 @@ START_TEST(exec_with_same_ids_keeps_the_set)
 	run_creds(0, "euid 0 status running\n");
 }
 
+/* --- who may read the counters from user space --- */
+
+#ifndef __powerpc__
+/* The simulated PMU's page: whether user RDPMC works on @cpu now. */
+static int rdpmc_on(const struct simpmu_user_cpu *page, int cpu)
+{
+	return __atomic_load_n(&page[cpu].user_read, __ATOMIC_ACQUIRE);
+}
+
+/* RDPMC is the owner's while its control has counters, and no longer. */
+START_TEST(user_read_follows_the_control)
+{
+	struct vperfctr *vp = vperfctr_open();
+	const struct simpmu_user_cpu *page;
+	struct vperfctr_control c;
+	int fd = open("/dev/perfctr_simpmu", O_RDONLY);
+
+	ck_assert_int_eq(pin(0), 0);
+	ck_assert_ptr_nonnull(vp);
+	ck_assert_int_ge(fd, 0);
+	page = mmap(NULL, page_size(), PROT_READ, MAP_SHARED, fd, 0);
+	ck_assert_ptr_ne(page, MAP_FAILED);
+	tsc_control(&c);
+	model->amode(&c.cpu_control);
+	lib_control(vp, &c);
+	ck_assert_int_eq(rdpmc_on(page, 0), 1);
+	ck_assert_int_eq(vperfctr_suspend(vp), 0);
+	ck_assert_int_eq(rdpmc_on(page, 0), 1);	/* stopped, still its own */
+	tsc_control(&c);
+	lib_control(vp, &c);
+	ck_assert_int_eq(rdpmc_on(page, 0), 0);
+	model->amode(&c.cpu_control);
+	lib_control(vp, &c);
+	ck_assert_int_eq(rdpmc_on(page, 0), 1);
+	ck_assert_int_eq(vperfctr_unlink(vp), 0);
+	ck_assert_int_eq(rdpmc_on(page, 0), 0);
+	vperfctr_close(vp);
+}
+#endif
+
 /* --- F7: user-space reads racing with overflow stops --- */
 
 static int overflows;	/* lock-free atomics: signal-safe */
@@ -1039,6 +1080,9 @@ static Suite *security_suite(void)
 	if (model) {
 		tc = tcase_create("fastread");
 		tcase_set_timeout(tc, 60);
+#ifndef __powerpc__
+		tcase_add_test(tc, user_read_follows_the_control);
+#endif
 		tcase_add_test(tc, fast_read_survives_overflow_stops);
 		suite_add_tcase(s, tc);
 	}
