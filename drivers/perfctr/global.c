@@ -220,7 +220,7 @@ static void global_snapshot(struct perfctr_sum_ctrs *snap)
 
 /* An open file's snapshot; reads of it, pread() too, take turns. */
 struct global_file {
-	struct mutex lock;
+	struct mutex lock;		/* one reader of snap at a time */
 	struct perfctr_sum_ctrs snap[];
 };
 
