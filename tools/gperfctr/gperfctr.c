@@ -51,8 +51,13 @@ static void complain(const char *what, int err)
 
 	fprintf(stderr, "gperfctr: %s %s: %s\n", what, GLOBAL_PATH,
 		strerror(err));
-	if (why)
-		fprintf(stderr, "gperfctr: %s\n", why);
+	/* One prefixed line of advice per line. */
+	while (why && *why) {
+		int len = strcspn(why, "\n");
+
+		fprintf(stderr, "gperfctr: %.*s\n", len, why);
+		why += len + (why[len] == '\n');
+	}
 }
 
 static int write_control(int fd, const struct perfctr_cpu_control *control)

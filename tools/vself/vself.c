@@ -93,8 +93,12 @@ int main(int argc, char **argv)
 		const char *why = perfctr_explain(err);
 
 		fprintf(stderr, "vself: control: %s\n", strerror(err));
-		if (why)
-			fprintf(stderr, "vself: %s\n", why);
+		while (why && *why) {
+			int len = strcspn(why, "\n");
+
+			fprintf(stderr, "vself: %.*s\n", len, why);
+			why += len + (why[len] == '\n');
+		}
 		return 1;
 	}
 	n = ctl.cpu_control.nractrs;
