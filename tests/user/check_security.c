@@ -27,6 +27,7 @@
 #include <sys/ptrace.h>
 #include <sys/stat.h>
 #include <sys/syscall.h>
+#include <sys/uio.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -544,12 +545,33 @@ START_TEST(read_by_tracer_allowed)
 
 enum f1_kind { F1_UNLINK, F1_CONTROL, F1_COMMAND };
 
-#define F1_ROUNDS	300
+#define F1_ROUNDS	150
 
 /* The tracee: its requests, each of which its tracer races. */
+#define F1_IOVS		16
+
+/*
+ * Several requests in one system call: writev() writes each iovec with
+ * its own ->write(), and between two of them the tracee may sleep on the
+ * driver's mutex (see contender()) with its link still pending.
+ */
+static void f1_requests(int fd, const void *rec, size_t size)
+{
+	struct iovec iov[F1_IOVS];
+	int i;
+
+	for (i = 0; i < F1_IOVS; i++) {
+		iov[i].iov_base = (void *)rec;
+		iov[i].iov_len = size;
+	}
+	if (writev(fd, iov, F1_IOVS) < 0)
+		return;		/* refused ones are as good a race */
+}
+
 static int f1_tracee(int rd, int wr, void *arg)
 {
 	enum f1_kind kind = *(int *)arg;
+	__u32 unlink = VPERFCTR_CMD_UNLINK, suspend = VPERFCTR_CMD_SUSPEND;
 	struct vperfctr_control c;
 	int ctl = pfs_open(gettid(), "control", O_RDWR);
 	int cmd = pfs_open(gettid(), "command", O_WRONLY);
@@ -563,11 +585,11 @@ static int f1_tracee(int rd, int wr, void *arg)
 	tsc_control(&c);
 	for (i = 0; i < F1_ROUNDS; i++) {
 		if (kind == F1_UNLINK)
-			put_command(cmd, VPERFCTR_CMD_UNLINK);
+			f1_requests(cmd, &unlink, sizeof(unlink));
 		else if (kind == F1_CONTROL)
-			put_control(ctl, &c);
+			f1_requests(ctl, &c, sizeof(c));
 		else
-			put_command(cmd, VPERFCTR_CMD_SUSPEND);
+			f1_requests(cmd, &suspend, sizeof(suspend));
 		/* Whatever the tracer left, the set goes now. */
 		put_command(cmd, VPERFCTR_CMD_UNLINK);
 	}
@@ -596,6 +618,23 @@ static void *mover(void *arg)
 	return NULL;
 }
 
+/*
+ * Keeps the driver's mutex busy, so that a tracee that wants it between
+ * two of its requests sleeps there: commands to its own thread, which has
+ * no set (ENODATA), so it never resumes one and moves no CPU's pointers.
+ */
+static void *contender(void *arg)
+{
+	int fd = pfs_open(gettid(), "command", O_WRONLY);
+
+	(void)arg;
+	while (fd >= 0 && !__atomic_load_n(&mover_stop, __ATOMIC_RELAXED))
+		put_command(fd, VPERFCTR_CMD_SUSPEND);
+	if (fd >= 0)
+		close(fd);
+	return NULL;
+}
+
 /* Runs the tracee to its next syscall stop; false once it exited. */
 static int next_stop(pid_t pid, int *st)
 {
@@ -611,8 +650,8 @@ static int next_stop(pid_t pid, int *st)
 static void f1_run(enum f1_kind kind)
 {
 	struct vperfctr_control c;
-	int st, fd, gave = 0;
-	pthread_t th;
+	int st, fd, gave = 0, stops = 0;
+	pthread_t th, th2;
 	struct kid k;
 
 	kid_start(&k, f1_tracee, &kind);
@@ -624,11 +663,21 @@ static void f1_run(enum f1_kind kind)
 	tsc_control(&c);
 	__atomic_store_n(&mover_stop, 0, __ATOMIC_RELAXED);
 	ck_assert_int_eq(pthread_create(&th, NULL, mover, &k.pid), 0);
-	while (next_stop(k.pid, &st))
+	ck_assert_int_eq(pthread_create(&th2, NULL, contender, NULL), 0);
+	while (next_stop(k.pid, &st)) {
 		if (put_control(fd, &c) == CTL_SIZE)
 			gave++;
+		/*
+		 * Now and then a pause longer than a sampling period, with
+		 * nothing new resumed: a CPU still pointing at a set freed
+		 * meanwhile would use it.
+		 */
+		if (++stops % 8 == 0)
+			usleep(60000);
+	}
 	__atomic_store_n(&mover_stop, 1, __ATOMIC_RELAXED);
 	pthread_join(th, NULL);
+	pthread_join(th2, NULL);
 	close(fd);
 	close(k.rd);
 	close(k.wr);
