@@ -24,7 +24,7 @@
 #include <linux/string.h>
 
 #include <perfctr/compat.h>
-#include "perfctr.h"
+#include "internal.h"
 
 #define PERFCTR_FS_MAGIC	0x70637472	/* "pctr" */
 

@@ -29,7 +29,7 @@
 #include <linux/uaccess.h>
 
 #include <perfctr/cpu.h>
-#include "perfctr.h"
+#include "internal.h"
 
 const char *const perfctr_global_service = "global-mode perfctr";
 

@@ -12,7 +12,7 @@
 #include <linux/seq_file.h>
 
 #include <perfctr/cpu.h>
-#include "perfctr.h"
+#include "internal.h"
 
 static void show_features(struct seq_file *m, unsigned int features)
 {

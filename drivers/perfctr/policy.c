@@ -21,7 +21,7 @@
 #include <linux/sched/task.h>
 
 #include <perfctr/cpu.h>
-#include "perfctr.h"
+#include "internal.h"
 
 /*
  * -1, 0, 1: any control; 2: user mode only; 3: the TSC only, without

@@ -59,7 +59,7 @@
 
 #include <perfctr/compat.h>
 #include <perfctr/cpu.h>
-#include "perfctr.h"
+#include "internal.h"
 
 /* The mmap'd page: what struct vperfctr_state shows, then kernel data. */
 struct vperfctr_page {

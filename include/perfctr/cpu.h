@@ -10,7 +10,7 @@
 #include <linux/build_bug.h>
 #include <linux/cpumask.h>
 #include <linux/stddef.h>
-#include "../uapi/perfctr/perfctr.h"
+#include <perfctr/perfctr.h>	/* include/uapi/perfctr/perfctr.h */
 
 /*
  * The state of one set of counters: the user-visible prefix (what the

@@ -6,7 +6,7 @@ BUILD=${PERFCTR_BUILD:-$ROOT/.build}
 mkdir -p "$BUILD"
 
 # The module sources, copied so each kernel gets its own build tree.
-MODULE_SOURCES="Kbuild Makefile include arch drivers"
+MODULE_SOURCES="Kbuild Makefile VERSION include arch drivers"
 
 stage_module() {	# stage_module DIR
 	rm -rf "$1"

@@ -40,7 +40,7 @@
 #include <asm/time.h>
 #include <perfctr/compat.h>
 #include "simpmu_param.h"
-#include "simpmu_user.h"
+#include "user/simpmu_user.h"
 #endif
 
 #define FC	0x80000000U

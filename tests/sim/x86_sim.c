@@ -24,7 +24,7 @@
 #include <asm/irq_regs.h>
 #include <perfctr/compat.h>
 #include "simpmu_param.h"
-#include "simpmu_user.h"
+#include "user/simpmu_user.h"
 #endif
 #include "../../arch/x86/perfctr/regs.h"
 

@@ -5,7 +5,7 @@
 
 #include <linux/fs.h>
 
-#define PERFCTR_VERSION	"0.2.0"
+/* PERFCTR_VERSION comes from the top-level VERSION file, through Kbuild. */
 
 struct seq_file;
 struct task_struct;
