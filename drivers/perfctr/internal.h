@@ -50,7 +50,7 @@ unsigned int vperfctr_reclaim(void);
 void vperfctr_show_holders(struct seq_file *m);
 
 /* The simulated-PMU test module's device and timers (tests/sim/). */
-#ifdef PERFCTR_SIMPMU
+#ifdef PERFCTR_SIM
 int perfctr_simpmu_init(void);
 void perfctr_simpmu_exit(void);
 #else
