@@ -330,14 +330,17 @@ static void vp_leave(struct vperfctr *v)
 }
 
 /*
- * Locked: the overflow signal to send once unlocked, or 0. None for an
- * exec in progress: it would reach the new program.
+ * Locked, in the owner: the overflow signal to send once unlocked, or 0.
+ * None while the owner is inside execve(): a signal sent then stays
+ * pending through the exec and would reach the new program, which may
+ * be setuid. It waits; vp_exec() drops it, or a failed exec sends it
+ * at the next switch-in.
  */
 static u32 vp_take_signal(struct vperfctr *v, int *signo)
 {
 	u32 mask = v->ovf_mask;
 
-	if (!v->sig_due || vp_exec_pending(v))
+	if (!v->sig_due || current->in_execve || vp_exec_pending(v))
 		return 0;
 	v->sig_due = false;
 	v->ovf_mask = 0;
@@ -1245,11 +1248,11 @@ static void vp_exec(void *data, struct task_struct *task, pid_t old_pid,
 	if (!v)
 		goto out;
 	raw_spin_lock_irqsave(&v->lock, flags);
+	/* An overflow signal due at the exec is the old program's. */
+	v->sig_due = false;
+	v->ovf_mask = 0;
 	if (vp_survives_exec(v, bprm)) {
 		WRITE_ONCE(v->exec_id, READ_ONCE(current->self_exec_id));
-		/* An overflow signal due at the exec is the old program's. */
-		v->sig_due = false;
-		v->ovf_mask = 0;
 		vp_unstop(v, VP_STOP_EXEC);
 		if (v->linked)
 			vp_run(v);
