@@ -49,19 +49,4 @@ extern const char *const vperfctr_service;
 unsigned int vperfctr_reclaim(void);
 void vperfctr_show_holders(struct seq_file *m);
 
-/* The simulated-PMU test module's device and timers (tests/sim/). */
-#ifdef PERFCTR_SIM
-int perfctr_simpmu_init(void);
-void perfctr_simpmu_exit(void);
-#else
-static inline int perfctr_simpmu_init(void)
-{
-	return 0;
-}
-
-static inline void perfctr_simpmu_exit(void)
-{
-}
-#endif
-
 #endif /* _PERFCTR_DRIVER_H */

@@ -123,13 +123,10 @@ static int __init perfctr_init(void)
 {
 	int err;
 
-	err = perfctr_simpmu_init();
-	if (err)
-		return err;
 	err = perfctr_cpu_init();
 	if (err) {
 		pr_err("no supported CPU found (%d)\n", err);
-		goto out_sim;
+		return err;
 	}
 	err = perfctr_global_init();
 	if (err)
@@ -153,8 +150,6 @@ out_global:
 	perfctr_global_exit();
 out_cpu:
 	perfctr_cpu_exit();
-out_sim:
-	perfctr_simpmu_exit();
 	return err;
 }
 
@@ -165,7 +160,6 @@ static void __exit perfctr_exit(void)
 	vperfctr_exit();
 	perfctr_global_exit();
 	perfctr_cpu_exit();
-	perfctr_simpmu_exit();
 }
 
 module_init(perfctr_init);

@@ -292,9 +292,9 @@ static void sec_control_id_64bit(struct kunit *test)
 	struct perfctr_cpu_state *a = sim_state(test);
 	struct perfctr_cpu_state *b = sim_state(test);
 
-	atomic64_set(&pc_next_control_id, BIT_ULL(32) + 4);
+	atomic64_set(&perfctr_next_control_id, BIT_ULL(32) + 4);
 	amode_control(test, a, 1, 0x16);
-	atomic64_set(&pc_next_control_id, 4);
+	atomic64_set(&perfctr_next_control_id, 4);
 	amode_control(test, b, 1, 0x17);
 	KUNIT_ASSERT_EQ(test, (u32)a->id, (u32)b->id);
 	KUNIT_ASSERT_NE(test, a->id, b->id);
@@ -327,9 +327,9 @@ static void sec_p4_ht_hotplug(struct kunit *test)
 	cccr = perfctr_x86_sim.sel[0];
 	KUNIT_ASSERT_NE(test, cccr, 0ULL);
 	cpumask_set_cpu(cpu, &perfctr_cpus_forbidden_mask);
-	pc_cpu_offline(cpu);
+	perfctr_cpu_offline(cpu);
 	perfctr_x86_sim_tick(100);
-	pc_cpu_online(cpu);
+	perfctr_cpu_online(cpu);
 	perfctr_x86_sim_tick(100);
 	KUNIT_EXPECT_EQ(test, perfctr_x86_sim.sel[0], cccr);
 	KUNIT_EXPECT_EQ(test, perfctr_x86_sim.escr[0x3B2 - SIM_P4_ESCR0],
@@ -337,9 +337,9 @@ static void sec_p4_ht_hotplug(struct kunit *test)
 	sim_sample(a);
 	KUNIT_EXPECT_EQ(test, a->pmc[0].sum, 300ULL);
 	cpumask_clear_cpu(cpu, &perfctr_cpus_forbidden_mask);
-	pc_cpu_offline(cpu);
+	perfctr_cpu_offline(cpu);
 	KUNIT_EXPECT_EQ(test, perfctr_x86_sim.sel[0], 0ULL);
-	pc_cpu_online(cpu);
+	perfctr_cpu_online(cpu);
 }
 
 static struct kunit_case sec_model_cases[] = {

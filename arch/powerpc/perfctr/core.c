@@ -14,11 +14,8 @@
  * copies, and no bit takes that away; so a state's counters are also
  * zeroed when it is suspended there, or the next thread would read them.
  */
-#include <linux/atomic.h>
-#include <linux/cpuhotplug.h>
 #include <linux/errno.h>
 #include <linux/math.h>
-#include <linux/mutex.h>
 #include <linux/percpu.h>
 #include <linux/rcupdate.h>
 #include <linux/smp.h>
@@ -32,12 +29,6 @@ struct cpumask perfctr_cpus_forbidden_mask;
 struct perfctr_ppc_family pp_family;
 
 static DEFINE_PER_CPU(struct pp_cache, pp_caches);
-
-static DEFINE_MUTEX(reserve_lock);
-static const char *reserved_by;
-
-/* Control ids identify a validated control; 0 means "none". */
-atomic64_t pp_next_control_id = ATOMIC64_INIT(0);
 
 /* PMC1SEL and PMC2SEL in MMCR0; PMC3SEL to PMC6SEL in MMCR1. */
 const struct pp_sel_field pp_sel_fields[PP_MAX_PMCS] = {
@@ -56,32 +47,9 @@ struct pp_cache *pp_this_cache(void)
 	return this_cpu_ptr(&pp_caches);
 }
 
-static u64 new_control_id(void)
+/* Generic mode: the timebase and nothing else. */
+static int pp_check_generic(const struct perfctr_cpu_control *c)
 {
-	u64 id;
-
-	do
-		id = atomic64_inc_return(&pp_next_control_id);
-	while (id == 0);
-	return id;
-}
-
-static int pp_check_common(const struct perfctr_cpu_control *c)
-{
-	unsigned int i;
-
-	if (c->tsc_on > 1)
-		return -EINVAL;
-	if (c->nractrs > PERFCTR_NR_PMCS || c->nrictrs > PERFCTR_NR_PMCS)
-		return -EINVAL;
-	if (c->nractrs + c->nrictrs > pp_family.nrctrs)
-		return -EINVAL;
-	if (c->nrictrs && !(perfctr_info.features & PERFCTR_FEATURE_PCINT))
-		return -EINVAL;
-	for (i = 0; i < ARRAY_SIZE(c->_reserved); i++)
-		if (c->_reserved[i])
-			return -EINVAL;
-	/* Generic mode: the timebase and nothing else. */
 	if (!pp_family.nrctrs &&
 	    (c->tsc_on != 1 || c->ppc.mmcr0 || c->ppc.mmcr2))
 		return -EINVAL;
@@ -107,12 +75,9 @@ static int pp_check_ctrs(const struct perfctr_cpu_control *c, u32 *imask,
 		used |= BIT(pmc);
 		if (c->evntsel[i] & ~GENMASK(pp_sel_fields[pmc].width - 1, 0))
 			return -EINVAL;
-		if (i < c->nractrs)
-			continue;
-		/* Overflow is the msb (0x80000000) going from 0 to 1. */
-		if (c->ireset[i] < 0)
-			return -EINVAL;
-		*imask |= BIT(pmc);
+		/* cpu.c checked ireset: the msb (0x80000000) is clear. */
+		if (i >= c->nractrs)
+			*imask |= BIT(pmc);
 	}
 	*amask = used & ~*imask;
 	return 0;
@@ -145,12 +110,15 @@ static int pp_check_mmcr0(u32 mmcr0, u32 imask, u32 amask)
 	return 0;
 }
 
-static int pp_check_control(const struct perfctr_cpu_control *c)
+/* drivers/perfctr/cpu.c checked the rules every arch shares. */
+int perfctr_arch_check_control(const struct perfctr_cpu_state *state,
+			       bool is_global)
 {
+	const struct perfctr_cpu_control *c = &state->control;
 	u32 imask, amask;
 	int err;
 
-	err = pp_check_common(c);
+	err = pp_check_generic(c);
 	if (!err)
 		err = pp_check_ctrs(c, &imask, &amask);
 	if (!err)
@@ -184,28 +152,9 @@ static void pp_compute_mmcrs(struct perfctr_cpu_state *state, bool only0)
 	state->ppc_mmcr[2] = mmcr[2];
 }
 
-int perfctr_cpu_update_control(struct perfctr_cpu_state *state, bool is_global)
+void perfctr_arch_commit_control(struct perfctr_cpu_state *state)
 {
-	const struct perfctr_cpu_control *control = &state->control;
-	unsigned int i, nrctrs;
-	int err;
-
-	err = pp_check_control(control);
-	if (err)
-		return err;
-	nrctrs = control->nractrs + control->nrictrs;
-	state->cstatus = perfctr_mk_cstatus(control->tsc_on, control->nractrs,
-					    control->nrictrs);
-	for (i = 0; i < nrctrs; i++) {
-		state->pmc[i].map = control->pmc_map[i];
-		if (i >= control->nractrs)
-			state->pmc[i].start = control->ireset[i];
-	}
 	pp_compute_mmcrs(state, false);
-	state->id = new_control_id();
-	state->k1.id = 0;
-	state->k1.isuspend_cpu = -1;
-	return 0;
 }
 
 /* Stop every counter of this CPU (they keep their values). */
@@ -405,20 +354,10 @@ void perfctr_cpu_sample(struct perfctr_cpu_state *state)
 				   pp_mftb_low());
 }
 
-unsigned int perfctr_cpu_identify_overflow(struct perfctr_cpu_state *state)
+/* Nothing to acknowledge: the interrupt handler cleared the condition. */
+void perfctr_arch_ack_overflow(const struct perfctr_cpu_state *state,
+			       unsigned int mask)
 {
-	unsigned int i = perfctr_cstatus_nractrs(state->cstatus);
-	unsigned int nrctrs = perfctr_cstatus_nrctrs(state->cstatus);
-	unsigned int mask = 0;
-
-	for (; i < nrctrs; i++) {
-		if (perfctr_ictr_overflowed(state->pmc[i].start)) {
-			mask |= 1U << i;
-			state->pmc[i].start = state->control.ireset[i];
-		}
-	}
-	perfctr_cpu_ireload(state);
-	return mask;
 }
 
 /* Also undoes what FCECE or TRIGGER did: the counters restart as set up. */
@@ -485,100 +424,56 @@ static void pp_clear_cpu(void *unused)
 	pp_irq_disarm();
 }
 
-/*
- * CPUs that come online while the hardware is reserved clear their
- * counters as the others did at reserve time, and going down they leave
- * none running.
- */
-static int pp_hp_state;
-
-static int pp_cpu_hotplug(unsigned int cpu)
+int perfctr_arch_check_cpu(unsigned int cpu)
 {
-	mutex_lock(&reserve_lock);
-	if (reserved_by) {
-		local_irq_disable();
-		pp_clear_cpu(NULL);
-		local_irq_enable();
-	}
-	mutex_unlock(&reserve_lock);
 	return 0;
 }
 
-static int pp_hotplug_init(void)
+/* Coming up or going down, a CPU leaves no counter running. */
+void perfctr_arch_cpu_up(unsigned int cpu)
 {
-	int ret;
+	pp_clear_cpu(NULL);
+}
 
-	if (pp_hp_state)
-		return 0;
-	ret = cpuhp_setup_state_nocalls(CPUHP_AP_ONLINE_DYN, "perfctr/cpu:online",
-					pp_cpu_hotplug, pp_cpu_hotplug);
-	if (ret < 0)
-		return ret;
-	pp_hp_state = ret;
-	return 0;
+void perfctr_arch_cpu_down(unsigned int cpu)
+{
+	pp_clear_cpu(NULL);
 }
 
 /* What a refusal names when the kernel itself holds the counters. */
 const char *const perfctr_kernel_holder = "perf_events";
 
-const char *perfctr_cpu_reserve(const char *service)
+int perfctr_arch_reserve(void)
 {
-	const char *holder;
-
-	mutex_lock(&reserve_lock);
-	holder = reserved_by;
 	/* The PMI goes to one owner: take it even for a-mode counters. */
-	if (!holder && pp_family.nrctrs && pp_reserve_hw(pp_perf_irq))
-		holder = perfctr_kernel_holder;
-	if (!holder) {
-		pp_on_each_cpu(pp_clear_cpu);
-		reserved_by = service;
+	if (pp_family.nrctrs && pp_reserve_hw(pp_perf_irq))
+		return -EBUSY;
+	pp_on_each_cpu(pp_clear_cpu);
+	return 0;
+}
+
+void perfctr_arch_release(void)
+{
+	pp_on_each_cpu(pp_clear_cpu);
+	if (pp_family.nrctrs) {
+		pp_release_hw();
+		/*
+		 * A PMI handler already running on another CPU runs with
+		 * interrupts off, an RCU read-side section: wait for it,
+		 * so it cannot outlive the module's text.
+		 */
+		synchronize_rcu();
 	}
-	mutex_unlock(&reserve_lock);
-	return holder;
 }
 
-void perfctr_cpu_release(const char *service)
+bool perfctr_arch_kernel_busy(void)
 {
-	mutex_lock(&reserve_lock);
-	if (reserved_by == service) {
-		pp_on_each_cpu(pp_clear_cpu);
-		if (pp_family.nrctrs) {
-			pp_release_hw();
-			/*
-			 * A PMI handler already running on another CPU runs
-			 * with interrupts off, an RCU read-side section: wait
-			 * for it, so it cannot outlive the module's text.
-			 */
-			synchronize_rcu();
-		}
-		reserved_by = NULL;
-	}
-	mutex_unlock(&reserve_lock);
-}
-
-const char *perfctr_cpu_reserved_by(void)
-{
-	return READ_ONCE(reserved_by);
-}
-
-bool perfctr_cpu_kernel_busy(void)
-{
-	bool busy = false;
-
-	mutex_lock(&reserve_lock);
-	if (!reserved_by && pp_family.nrctrs) {
-		busy = pp_reserve_hw(NULL) != 0;
-		if (!busy)
-			pp_release_hw();
-	}
-	mutex_unlock(&reserve_lock);
-	return busy;
-}
-
-const char *perfctr_cpu_name(void)
-{
-	return perfctr_info.name;
+	if (!pp_family.nrctrs)
+		return false;
+	if (pp_reserve_hw(NULL))
+		return true;
+	pp_release_hw();
+	return false;
 }
 
 /* PMC1SEL = 1: processor cycles on every family here; FC clear. */
@@ -633,18 +528,21 @@ static int pp_set_clocks(void)
 	return 0;
 }
 
-int perfctr_cpu_init(void)
+int perfctr_arch_init(void)
 {
 	const struct perfctr_ppc_family *f;
 	const char *why = NULL;
 	bool pcint;
 	int err;
 
-	memset(&perfctr_info, 0, sizeof(perfctr_info));
-	cpumask_clear(&perfctr_cpus_forbidden_mask);
+	err = pp_hw_setup();
+	if (err)
+		return err;
 	f = pp_detect_family(pp_mfpvr(), &pcint);
-	if (!f)
-		return -ENODEV;
+	if (!f) {
+		err = -ENODEV;
+		goto fail;
+	}
 	pp_use_family(f, pcint);
 	perfctr_info.name = f->name;
 	/* Counters perf_events holds exist; leave them alone then. */
@@ -659,16 +557,14 @@ int perfctr_cpu_init(void)
 		perfctr_info.fallback_reason = why;
 	}
 	err = pp_set_clocks();
-	if (err)
-		return err;
-	return pp_hotplug_init();
+	if (!err)
+		return 0;
+fail:
+	pp_hw_teardown();
+	return err;
 }
 
-void perfctr_cpu_exit(void)
+void perfctr_arch_exit(void)
 {
-	perfctr_cpu_set_ihandler(NULL);
-	if (pp_hp_state) {
-		cpuhp_remove_state_nocalls(pp_hp_state);
-		pp_hp_state = 0;
-	}
+	pp_hw_teardown();
 }

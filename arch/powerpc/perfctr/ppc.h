@@ -14,7 +14,7 @@
 #include <linux/atomic.h>
 #include <linux/bits.h>
 
-#include <perfctr/cpu.h>
+#include <perfctr/cpu_arch.h>
 
 #include "regs.h"
 
@@ -77,9 +77,6 @@ extern const struct perfctr_ppc_family perfctr_ppc7450_family;
 
 /* The driver in use; read-only after perfctr_cpu_init(). */
 extern struct perfctr_ppc_family pp_family;
-
-/* Control ids: 64 bits, never 0 (core.c; tests may move it on). */
-extern atomic64_t pp_next_control_id;
 
 /*
  * Detection (detect.c): the driver for this PVR: its family's, or the

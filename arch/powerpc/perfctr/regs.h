@@ -53,6 +53,19 @@ int perfctr_ppc_sim_reserve(pp_perf_irq_t handler);
 void perfctr_ppc_sim_release(void);
 void perfctr_ppc_sim_clocks(struct pp_clocks *clk);
 void perfctr_ppc_sim_on_each_cpu(void (*fn)(void *));
+int perfctr_sim_hw_setup(void);
+void perfctr_sim_hw_teardown(void);
+
+/* The live simulation (device, timers, model=) comes up before detection. */
+static inline int pp_hw_setup(void)
+{
+	return perfctr_sim_hw_setup();
+}
+
+static inline void pp_hw_teardown(void)
+{
+	perfctr_sim_hw_teardown();
+}
 
 static inline u32 pp_mfpvr(void)
 {
@@ -226,6 +239,16 @@ static inline void pp_clocks(struct pp_clocks *clk)
 static inline void pp_on_each_cpu(void (*fn)(void *))
 {
 	on_each_cpu(fn, NULL, 1);
+}
+
+/* Real counters need nothing set up before detection, nor after exit. */
+static inline int pp_hw_setup(void)
+{
+	return 0;
+}
+
+static inline void pp_hw_teardown(void)
+{
 }
 
 #endif /* PERFCTR_SIM */

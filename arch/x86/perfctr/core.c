@@ -17,10 +17,7 @@
  * same state resumes there with nobody in between, the counters still
  * hold their values and are not rewritten.
  */
-#include <linux/atomic.h>
-#include <linux/cpuhotplug.h>
 #include <linux/errno.h>
-#include <linux/mutex.h>
 #include <linux/percpu.h>
 #include <linux/smp.h>
 #include <linux/string.h>
@@ -33,22 +30,6 @@ struct cpumask perfctr_cpus_forbidden_mask;
 struct perfctr_x86_family pc_family;
 
 static DEFINE_PER_CPU(struct pc_cache, pc_caches);
-
-static DEFINE_MUTEX(reserve_lock);
-static const char *reserved_by;
-
-/* Control ids identify a validated control; 0 means "none". */
-atomic64_t pc_next_control_id = ATOMIC64_INIT(0);
-
-static u64 new_control_id(void)
-{
-	u64 id;
-
-	do
-		id = atomic64_inc_return(&pc_next_control_id);
-	while (id == 0);
-	return id;
-}
 
 /*
  * Like perf's /sys/bus/event_source/devices/cpu/rdpmc, which this module
@@ -77,59 +58,19 @@ const struct kernel_param_ops pc_rdpmc_ops = {
 module_param_cb(rdpmc, &pc_rdpmc_ops, &pc_rdpmc, 0644);
 MODULE_PARM_DESC(rdpmc, "user-space RDPMC: 0 never, 1 the set's owner while it runs (default), 2 always");
 
-static int check_common(const struct perfctr_cpu_control *control)
+/* drivers/perfctr/cpu.c checked the rules every arch shares. */
+int perfctr_arch_check_control(const struct perfctr_cpu_state *state,
+			       bool is_global)
 {
-	unsigned int i, nrctrs;
-
-	if (control->tsc_on > 1)
+	if (state->control.tsc_on && pc_family.tsc_broken)
 		return -EINVAL;
-	if (control->tsc_on && pc_family.tsc_broken)
-		return -EINVAL;
-	if (control->nractrs > PERFCTR_NR_PMCS ||
-	    control->nrictrs > PERFCTR_NR_PMCS)
-		return -EINVAL;
-	nrctrs = control->nractrs + control->nrictrs;
-	if (nrctrs > pc_family.nrctrs)
-		return -EINVAL;
-	if (control->nrictrs &&
-	    !(perfctr_info.features & PERFCTR_FEATURE_PCINT))
-		return -EINVAL;
-	for (i = 0; i < ARRAY_SIZE(control->_reserved); i++)
-		if (control->_reserved[i])
-			return -EINVAL;
-	/* i-mode counters overflow on the negative to non-negative step. */
-	for (i = control->nractrs; i < nrctrs; i++)
-		if (control->ireset[i] >= 0)
-			return -EINVAL;
-	return 0;
+	return pc_family.check_control(state, is_global);
 }
 
-int perfctr_cpu_update_control(struct perfctr_cpu_state *state, bool is_global)
+void perfctr_arch_commit_control(struct perfctr_cpu_state *state)
 {
-	const struct perfctr_cpu_control *control = &state->control;
-	unsigned int i, nrctrs;
-	int err;
-
-	err = check_common(control);
-	if (!err)
-		err = pc_family.check_control(state, is_global);
-	if (err)
-		return err;
-
-	nrctrs = control->nractrs + control->nrictrs;
-	state->cstatus = perfctr_mk_cstatus(control->tsc_on, control->nractrs,
-					    control->nrictrs);
-	for (i = 0; i < nrctrs; i++) {
-		state->pmc[i].map = control->pmc_map[i];
-		if (i >= control->nractrs)
-			state->pmc[i].start = control->ireset[i];
-	}
 	if (pc_family.commit_control)
 		pc_family.commit_control(state);
-	state->id = new_control_id();
-	state->k1.id = 0;
-	state->k1.isuspend_cpu = -1;
-	return 0;
 }
 
 /* Stop the i-mode counters and fold their counts into the sums. */
@@ -367,22 +308,11 @@ void perfctr_cpu_sample(struct perfctr_cpu_state *state)
 				   pc_rdtsc_low());
 }
 
-unsigned int perfctr_cpu_identify_overflow(struct perfctr_cpu_state *state)
+void perfctr_arch_ack_overflow(const struct perfctr_cpu_state *state,
+			       unsigned int mask)
 {
-	unsigned int i = perfctr_cstatus_nractrs(state->cstatus);
-	unsigned int nrctrs = perfctr_cstatus_nrctrs(state->cstatus);
-	unsigned int mask = 0;
-
-	for (; i < nrctrs; i++) {
-		if ((s32)state->pmc[i].start >= 0) {
-			mask |= 1U << i;
-			state->pmc[i].start = state->control.ireset[i];
-		}
-	}
-	if (mask && pc_family.ack_overflow)
+	if (pc_family.ack_overflow)
 		pc_family.ack_overflow(state, mask);
-	perfctr_cpu_ireload(state);
-	return mask;
 }
 
 void perfctr_cpu_ireload(struct perfctr_cpu_state *state)
@@ -526,16 +456,8 @@ static bool pc_regs_own(unsigned int cpu)
 	return !cpumask_test_cpu(cpu, &perfctr_cpus_forbidden_mask);
 }
 
-/*
- * CPUs that come online while the hardware is reserved set themselves
- * up as the others were at reserve time; CPUs going down hand back what
- * they had. Registered before any high-level user's hotplug callbacks, so
- * it runs before them on the way up and after them on the way down.
- */
-static int pc_hp_state;
-
 /* A CPU that lacks counters we offer would #GP on their first RDPMC. */
-static int pc_check_cpu(unsigned int cpu)
+int perfctr_arch_check_cpu(unsigned int cpu)
 {
 	char why[256];
 	int err;
@@ -548,47 +470,14 @@ static int pc_check_cpu(unsigned int cpu)
 	return err;
 }
 
-int pc_cpu_online(unsigned int cpu)
+void perfctr_arch_cpu_up(unsigned int cpu)
 {
-	int err = pc_check_cpu(cpu);
-
-	if (err)
-		return err;
-	mutex_lock(&reserve_lock);
-	if (reserved_by) {
-		local_irq_disable();
-		pc_setup_cpu(pc_regs_own(cpu));
-		local_irq_enable();
-	}
-	mutex_unlock(&reserve_lock);
-	return 0;
+	pc_setup_cpu(pc_regs_own(cpu));
 }
 
-int pc_cpu_offline(unsigned int cpu)
+void perfctr_arch_cpu_down(unsigned int cpu)
 {
-	mutex_lock(&reserve_lock);
-	if (reserved_by) {
-		local_irq_disable();
-		pc_restore_cpu(pc_regs_own(cpu));
-		local_irq_enable();
-	}
-	mutex_unlock(&reserve_lock);
-	return 0;
-}
-
-static int pc_hotplug_init(void)
-{
-	int ret;
-
-	if (pc_hp_state)
-		return 0;
-	/* With calls: checks the CPUs that came online since detection. */
-	ret = cpuhp_setup_state(CPUHP_AP_ONLINE_DYN, "perfctr/cpu:online",
-				pc_cpu_online, pc_cpu_offline);
-	if (ret < 0)
-		return ret;
-	pc_hp_state = ret;
-	return 0;
+	pc_restore_cpu(pc_regs_own(cpu));
 }
 
 /* What a refusal names when the kernel itself holds the counters. */
@@ -628,61 +517,32 @@ static void pc_unreserve_kernel(void)
 		pc_release_kernel(fls(pc_family.pmc_mask));
 }
 
-const char *perfctr_cpu_reserve(const char *service)
+int perfctr_arch_reserve(void)
 {
-	const char *holder;
-
-	mutex_lock(&reserve_lock);
-	holder = reserved_by;
-	if (!holder && !pc_reserve_kernel())
-		holder = perfctr_kernel_holder;
-	if (!holder && pc_has_pmi() && pc_irq_init()) {
+	if (!pc_reserve_kernel())
+		return -EBUSY;
+	if (pc_has_pmi() && pc_irq_init()) {
 		pc_unreserve_kernel();
-		holder = perfctr_kernel_holder;
+		return -EBUSY;
 	}
-	if (!holder) {
-		pc_on_each_cpu(pc_reserve_cpu);
-		reserved_by = service;
-	}
-	mutex_unlock(&reserve_lock);
-	return holder;
+	pc_on_each_cpu(pc_reserve_cpu);
+	return 0;
 }
 
-void perfctr_cpu_release(const char *service)
+void perfctr_arch_release(void)
 {
-	mutex_lock(&reserve_lock);
-	if (reserved_by == service) {
-		pc_on_each_cpu(pc_release_cpu);
-		if (pc_has_pmi())
-			pc_irq_exit();
-		pc_unreserve_kernel();
-		reserved_by = NULL;
-	}
-	mutex_unlock(&reserve_lock);
+	pc_on_each_cpu(pc_release_cpu);
+	if (pc_has_pmi())
+		pc_irq_exit();
+	pc_unreserve_kernel();
 }
 
-const char *perfctr_cpu_reserved_by(void)
+bool perfctr_arch_kernel_busy(void)
 {
-	return READ_ONCE(reserved_by);
-}
-
-bool perfctr_cpu_kernel_busy(void)
-{
-	bool busy = false;
-
-	mutex_lock(&reserve_lock);
-	if (!reserved_by && pc_family.kernel_reserve) {
-		busy = !pc_reserve_kernel();
-		if (!busy)
-			pc_unreserve_kernel();
-	}
-	mutex_unlock(&reserve_lock);
-	return busy;
-}
-
-const char *perfctr_cpu_name(void)
-{
-	return perfctr_info.name;
+	if (!pc_reserve_kernel())
+		return true;
+	pc_unreserve_kernel();
+	return false;
 }
 
 /*
@@ -759,17 +619,19 @@ static void pc_use_family(const struct perfctr_x86_family *f)
 	perfctr_info.nrctrs = f->nrctrs;
 }
 
-int perfctr_cpu_init(void)
+int perfctr_arch_init(void)
 {
 	struct perfctr_x86_family f;
 	struct pc_cpu_ident id;
 	const char *why;
+	int err;
 
-	memset(&perfctr_info, 0, sizeof(perfctr_info));
-	cpumask_clear(&perfctr_cpus_forbidden_mask);
+	err = pc_hw_setup();
+	if (err)
+		return err;
 	pc_cpu_ident(&id);
 	if (pc_detect_family(&id, &f, &why))
-		return -ENODEV;
+		goto nodev;
 
 	pc_use_family(&f);
 	if (f.pmi && id.has_apic)
@@ -786,7 +648,7 @@ int perfctr_cpu_init(void)
 		pc_unreserve_kernel();
 		if (why) {
 			if (!id.has_tsc)
-				return -ENODEV;
+				goto nodev;
 			pc_use_family(&perfctr_generic_family);
 			perfctr_info.fallback_reason = why;
 		}
@@ -794,14 +656,14 @@ int perfctr_cpu_init(void)
 	perfctr_info.cpu_khz = cpu_khz;
 	perfctr_info.tsc_to_cpu_mult =
 		tsc_khz ? max(1U, DIV_ROUND_CLOSEST(cpu_khz, tsc_khz)) : 1;
-	return pc_hotplug_init();
+	return 0;
+
+nodev:
+	pc_hw_teardown();
+	return -ENODEV;
 }
 
-void perfctr_cpu_exit(void)
+void perfctr_arch_exit(void)
 {
-	perfctr_cpu_set_ihandler(NULL);
-	if (pc_hp_state) {
-		cpuhp_remove_state_nocalls(pc_hp_state);
-		pc_hp_state = 0;
-	}
+	pc_hw_teardown();
 }

@@ -96,7 +96,7 @@ void pc_irq_disarm(const struct perfctr_cpu_state *state)
 	bool armed = false;
 
 	for (; i < nrctrs; i++)
-		if ((s32)state->pmc[i].start >= 0)
+		if (perfctr_ictr_overflowed(state->pmc[i].start))
 			armed = true;
 	WRITE_ONCE(p->armed, armed);
 	barrier();

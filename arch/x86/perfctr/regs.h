@@ -49,6 +49,19 @@ bool perfctr_sim_reserve_kernel(u32 msr);
 void perfctr_sim_release_kernel(u32 msr);
 void perfctr_sim_user_rdpmc(bool on);
 void perfctr_sim_nmi_window(void);
+int perfctr_sim_hw_setup(void);
+void perfctr_sim_hw_teardown(void);
+
+/* The live simulation (device, timers, model=) comes up before detection. */
+static inline int pc_hw_setup(void)
+{
+	return perfctr_sim_hw_setup();
+}
+
+static inline void pc_hw_teardown(void)
+{
+	perfctr_sim_hw_teardown();
+}
 
 static inline u32 pc_rdtsc_low(void)
 {
@@ -264,6 +277,16 @@ static inline void pc_thread1_cpus(struct cpumask *mask)
 static inline void pc_on_each_cpu(void (*fn)(void *))
 {
 	on_each_cpu(fn, NULL, 1);
+}
+
+/* Real counters need nothing set up before detection, nor after exit. */
+static inline int pc_hw_setup(void)
+{
+	return 0;
+}
+
+static inline void pc_hw_teardown(void)
+{
 }
 
 static inline u32 pc_lvtpc_read(void)

@@ -11,7 +11,7 @@
 #include <linux/moduleparam.h>
 #include <asm/msr-index.h>
 
-#include <perfctr/cpu.h>
+#include <perfctr/cpu_arch.h>
 
 #include "regs.h"
 
@@ -177,16 +177,9 @@ void pc_p4_setup(const struct pc_cpu_ident *id);
 /* The driver in use; read-only after perfctr_cpu_init(). */
 extern struct perfctr_x86_family pc_family;
 
-/* Control ids: 64 bits, never 0 (core.c; tests may move it on). */
-extern atomic64_t pc_next_control_id;
-
 /* Module parameter rdpmc: 0 never, 1 the running owner, 2 always. */
 extern int pc_rdpmc;
 extern const struct kernel_param_ops pc_rdpmc_ops;
-
-/* CPU hotplug callbacks (core.c), run on @cpu; tests call them too. */
-int pc_cpu_online(unsigned int cpu);
-int pc_cpu_offline(unsigned int cpu);
 
 /* Shared helpers for families with one event select MSR per counter. */
 int pc_check_evntsels(const struct perfctr_cpu_state *state, bool is_global);

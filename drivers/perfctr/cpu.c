@@ -1,0 +1,225 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * perfctr: the arch-neutral half of the low-level API (include/perfctr/
+ * cpu.h). Every architecture reserves the hardware, follows CPU hotplug,
+ * checks the common control rules and finds overflowed counters the
+ * same way; that is written once here, and each arch gives the hooks of
+ * include/perfctr/cpu_arch.h. Suspend, resume, sample and the user read
+ * path stay in arch/: they are where the hardware differs, and they are
+ * the hot paths, which call nothing through here.
+ */
+#include <linux/atomic.h>
+#include <linux/cpuhotplug.h>
+#include <linux/errno.h>
+#include <linux/irqflags.h>
+#include <linux/kernel.h>
+#include <linux/mutex.h>
+#include <linux/string.h>
+
+#include <perfctr/cpu_arch.h>
+
+/* The reservation: who holds the hardware, and the lock hotplug takes. */
+static DEFINE_MUTEX(reserve_lock);
+static const char *reserved_by;
+
+/* Control ids identify a validated control; 0 means "none". */
+atomic64_t perfctr_next_control_id = ATOMIC64_INIT(0);
+
+static u64 new_control_id(void)
+{
+	u64 id;
+
+	do
+		id = atomic64_inc_return(&perfctr_next_control_id);
+	while (id == 0);
+	return id;
+}
+
+/* The rules of Documentation/perfctr/low-level-api.rst every arch shares. */
+static int check_common(const struct perfctr_cpu_control *c)
+{
+	unsigned int i, nrctrs;
+
+	if (c->tsc_on > 1)
+		return -EINVAL;
+	if (c->nractrs > PERFCTR_NR_PMCS || c->nrictrs > PERFCTR_NR_PMCS)
+		return -EINVAL;
+	nrctrs = c->nractrs + c->nrictrs;
+	if (nrctrs > perfctr_info.nrctrs)
+		return -EINVAL;
+	if (c->nrictrs && !(perfctr_info.features & PERFCTR_FEATURE_PCINT))
+		return -EINVAL;
+	for (i = 0; i < ARRAY_SIZE(c->_reserved); i++)
+		if (c->_reserved[i])
+			return -EINVAL;
+	/* An i-mode counter must start before its overflow, not past it. */
+	for (i = c->nractrs; i < nrctrs; i++)
+		if (perfctr_ictr_overflowed(c->ireset[i]))
+			return -EINVAL;
+	return 0;
+}
+
+int perfctr_cpu_update_control(struct perfctr_cpu_state *state, bool is_global)
+{
+	const struct perfctr_cpu_control *control = &state->control;
+	unsigned int i, nrctrs;
+	int err;
+
+	err = check_common(control);
+	if (!err)
+		err = perfctr_arch_check_control(state, is_global);
+	if (err)
+		return err;
+
+	nrctrs = control->nractrs + control->nrictrs;
+	state->cstatus = perfctr_mk_cstatus(control->tsc_on, control->nractrs,
+					    control->nrictrs);
+	for (i = 0; i < nrctrs; i++) {
+		state->pmc[i].map = control->pmc_map[i];
+		if (i >= control->nractrs)
+			state->pmc[i].start = control->ireset[i];
+	}
+	perfctr_arch_commit_control(state);
+	state->id = new_control_id();
+	state->k1.id = 0;
+	state->k1.isuspend_cpu = -1;
+	return 0;
+}
+
+unsigned int perfctr_cpu_identify_overflow(struct perfctr_cpu_state *state)
+{
+	unsigned int i = perfctr_cstatus_nractrs(state->cstatus);
+	unsigned int nrctrs = perfctr_cstatus_nrctrs(state->cstatus);
+	unsigned int mask = 0;
+
+	for (; i < nrctrs; i++) {
+		if (perfctr_ictr_overflowed(state->pmc[i].start)) {
+			mask |= 1U << i;
+			state->pmc[i].start = state->control.ireset[i];
+		}
+	}
+	if (mask)
+		perfctr_arch_ack_overflow(state, mask);
+	perfctr_cpu_ireload(state);
+	return mask;
+}
+
+const char *perfctr_cpu_reserve(const char *service)
+{
+	const char *holder;
+
+	mutex_lock(&reserve_lock);
+	holder = reserved_by;
+	if (!holder && perfctr_arch_reserve())
+		holder = perfctr_kernel_holder;
+	if (!holder)
+		reserved_by = service;
+	mutex_unlock(&reserve_lock);
+	return holder;
+}
+
+void perfctr_cpu_release(const char *service)
+{
+	mutex_lock(&reserve_lock);
+	if (reserved_by == service) {
+		perfctr_arch_release();
+		reserved_by = NULL;
+	}
+	mutex_unlock(&reserve_lock);
+}
+
+const char *perfctr_cpu_reserved_by(void)
+{
+	return READ_ONCE(reserved_by);
+}
+
+bool perfctr_cpu_kernel_busy(void)
+{
+	bool busy = false;
+
+	mutex_lock(&reserve_lock);
+	if (!reserved_by)
+		busy = perfctr_arch_kernel_busy();
+	mutex_unlock(&reserve_lock);
+	return busy;
+}
+
+const char *perfctr_cpu_name(void)
+{
+	return perfctr_info.name;
+}
+
+/*
+ * CPUs that come online while the hardware is reserved set themselves
+ * up as the others were at reserve time; CPUs going down hand back what
+ * they had. Registered before any high-level user's hotplug callbacks, so
+ * it runs before them on the way up and after them on the way down.
+ */
+static int cpu_hp_state;
+
+int perfctr_cpu_online(unsigned int cpu)
+{
+	int err = perfctr_arch_check_cpu(cpu);
+
+	if (err)
+		return err;
+	mutex_lock(&reserve_lock);
+	if (reserved_by) {
+		local_irq_disable();
+		perfctr_arch_cpu_up(cpu);
+		local_irq_enable();
+	}
+	mutex_unlock(&reserve_lock);
+	return 0;
+}
+
+int perfctr_cpu_offline(unsigned int cpu)
+{
+	mutex_lock(&reserve_lock);
+	if (reserved_by) {
+		local_irq_disable();
+		perfctr_arch_cpu_down(cpu);
+		local_irq_enable();
+	}
+	mutex_unlock(&reserve_lock);
+	return 0;
+}
+
+static int hotplug_init(void)
+{
+	int ret;
+
+	/* With calls: checks the CPUs that came online since detection. */
+	ret = cpuhp_setup_state(CPUHP_AP_ONLINE_DYN, "perfctr/cpu:online",
+				perfctr_cpu_online, perfctr_cpu_offline);
+	if (ret < 0)
+		return ret;
+	cpu_hp_state = ret;
+	return 0;
+}
+
+int perfctr_cpu_init(void)
+{
+	int err;
+
+	memset(&perfctr_info, 0, sizeof(perfctr_info));
+	cpumask_clear(&perfctr_cpus_forbidden_mask);
+	err = perfctr_arch_init();
+	if (err)
+		return err;
+	if (!cpu_hp_state)
+		err = hotplug_init();
+	if (err)
+		perfctr_arch_exit();
+	return err;
+}
+
+void perfctr_cpu_exit(void)
+{
+	perfctr_cpu_set_ihandler(NULL);
+	if (cpu_hp_state) {
+		cpuhp_remove_state_nocalls(cpu_hp_state);
+		cpu_hp_state = 0;
+	}
+	perfctr_arch_exit();
+}
