@@ -157,61 +157,51 @@ const char *perfctr_cpu_name(void)
  */
 static int cpu_hp_state;
 
+/* Run @fn on @cpu, interrupts off, if the hardware is reserved. */
+static void while_reserved(void (*fn)(unsigned int cpu), unsigned int cpu)
+{
+	mutex_lock(&reserve_lock);
+	if (reserved_by) {
+		local_irq_disable();
+		fn(cpu);
+		local_irq_enable();
+	}
+	mutex_unlock(&reserve_lock);
+}
+
 int perfctr_cpu_online(unsigned int cpu)
 {
 	int err = perfctr_arch_check_cpu(cpu);
 
-	if (err)
-		return err;
-	mutex_lock(&reserve_lock);
-	if (reserved_by) {
-		local_irq_disable();
-		perfctr_arch_cpu_up(cpu);
-		local_irq_enable();
-	}
-	mutex_unlock(&reserve_lock);
-	return 0;
+	if (!err)
+		while_reserved(perfctr_arch_cpu_up, cpu);
+	return err;
 }
 
 int perfctr_cpu_offline(unsigned int cpu)
 {
-	mutex_lock(&reserve_lock);
-	if (reserved_by) {
-		local_irq_disable();
-		perfctr_arch_cpu_down(cpu);
-		local_irq_enable();
-	}
-	mutex_unlock(&reserve_lock);
-	return 0;
-}
-
-static int hotplug_init(void)
-{
-	int ret;
-
-	/* With calls: checks the CPUs that came online since detection. */
-	ret = cpuhp_setup_state(CPUHP_AP_ONLINE_DYN, "perfctr/cpu:online",
-				perfctr_cpu_online, perfctr_cpu_offline);
-	if (ret < 0)
-		return ret;
-	cpu_hp_state = ret;
+	while_reserved(perfctr_arch_cpu_down, cpu);
 	return 0;
 }
 
 int perfctr_cpu_init(void)
 {
-	int err;
+	int ret;
 
 	memset(&perfctr_info, 0, sizeof(perfctr_info));
 	cpumask_clear(&perfctr_cpus_forbidden_mask);
-	err = perfctr_arch_init();
-	if (err)
-		return err;
-	if (!cpu_hp_state)
-		err = hotplug_init();
-	if (err)
+	ret = perfctr_arch_init();
+	if (ret || cpu_hp_state)
+		return ret;
+	/* With calls: checks the CPUs that came online since detection. */
+	ret = cpuhp_setup_state(CPUHP_AP_ONLINE_DYN, "perfctr/cpu:online",
+				perfctr_cpu_online, perfctr_cpu_offline);
+	if (ret < 0) {
 		perfctr_arch_exit();
-	return err;
+		return ret;
+	}
+	cpu_hp_state = ret;
+	return 0;
 }
 
 void perfctr_cpu_exit(void)

@@ -417,7 +417,7 @@ static void pp_clear_cpu(void *unused)
 	}
 	for (n = 0; n < pp_family.nrctrs; n++)
 		pp_write_pmc(n, 0);
-	if (pp_family.has_bamr)
+	if (pp_has_bamr(&pp_family))
 		pp_write_bamr(0);
 	cache->id = 0;
 	cache->used = 0;

@@ -6,8 +6,6 @@
  */
 #include "ppc.h"
 
-const struct perfctr_ppc_family perfctr_ppc_generic_family = {
-	.name = "Generic PowerPC with timebase",
-	.id = PERFCTR_PPC_GENERIC,
-	.features = PERFCTR_FEATURE_RDTSC,
-};
+const struct perfctr_ppc_family perfctr_ppc_generic_family =
+	PP_FAMILY("Generic PowerPC with timebase", PERFCTR_PPC_GENERIC, 0, 0,
+		  PERFCTR_FEATURE_RDTSC);

@@ -65,8 +65,19 @@ struct perfctr_ppc_family {
 	unsigned int nrctrs;		/* 2, 4 or 6 */
 	unsigned int nrmmcrs;		/* 1, 2 or 3 */
 	unsigned int features;		/* PERFCTR_FEATURE_*, but PCINT */
-	bool has_bamr;			/* 74xx: cleared at reservation */
 };
+
+/*
+ * The families share one register layout and differ only in these
+ * numbers, so each is one line: name, id, counters, control registers
+ * and features (PCINT depends on model and revision: detect.c).
+ */
+#define PP_FAMILY(_name, _id, _nrctrs, _nrmmcrs, _features)		\
+	{ .name = (_name), .id = (_id), .nrctrs = (_nrctrs),		\
+	  .nrmmcrs = (_nrmmcrs), .features = (_features) }
+
+/* Features of every family whose user mode can read the counters. */
+#define PP_USER_PMCS	(PERFCTR_FEATURE_RDPMC | PERFCTR_FEATURE_RDTSC)
 
 extern const struct perfctr_ppc_family perfctr_ppc_generic_family;
 extern const struct perfctr_ppc_family perfctr_ppc604_family;
@@ -74,6 +85,15 @@ extern const struct perfctr_ppc_family perfctr_ppc604e_family;
 extern const struct perfctr_ppc_family perfctr_ppc750_family;
 extern const struct perfctr_ppc_family perfctr_ppc7400_family;
 extern const struct perfctr_ppc_family perfctr_ppc7450_family;
+
+/*
+ * The 74xx, the families with MMCR2, also have the BAMR breakpoint mask,
+ * which reservation clears so no stale breakpoint event fires.
+ */
+static inline bool pp_has_bamr(const struct perfctr_ppc_family *f)
+{
+	return f->nrmmcrs == 3;
+}
 
 /* The driver in use; read-only after perfctr_cpu_init(). */
 extern struct perfctr_ppc_family pp_family;

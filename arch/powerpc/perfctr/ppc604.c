@@ -8,18 +8,8 @@
  */
 #include "ppc.h"
 
-const struct perfctr_ppc_family perfctr_ppc604_family = {
-	.name = "PowerPC 604",
-	.id = PERFCTR_PPC_604,
-	.nrctrs = 2,
-	.nrmmcrs = 1,
-	.features = PERFCTR_FEATURE_RDTSC,
-};
+const struct perfctr_ppc_family perfctr_ppc604_family =
+	PP_FAMILY("PowerPC 604", PERFCTR_PPC_604, 2, 1, PERFCTR_FEATURE_RDTSC);
 
-const struct perfctr_ppc_family perfctr_ppc604e_family = {
-	.name = "PowerPC 604e",
-	.id = PERFCTR_PPC_604,
-	.nrctrs = 4,
-	.nrmmcrs = 2,
-	.features = PERFCTR_FEATURE_RDTSC,
-};
+const struct perfctr_ppc_family perfctr_ppc604e_family =
+	PP_FAMILY("PowerPC 604e", PERFCTR_PPC_604, 4, 2, PERFCTR_FEATURE_RDTSC);

@@ -10,23 +10,8 @@
  */
 #include "ppc.h"
 
-/* PCINT depends on the model and revision: detect.c. */
-#define PP_74XX_FEATURES (PERFCTR_FEATURE_RDPMC | PERFCTR_FEATURE_RDTSC)
+const struct perfctr_ppc_family perfctr_ppc7400_family =
+	PP_FAMILY("PowerPC 7400", PERFCTR_PPC_7400, 4, 3, PP_USER_PMCS);
 
-const struct perfctr_ppc_family perfctr_ppc7400_family = {
-	.name = "PowerPC 7400",
-	.id = PERFCTR_PPC_7400,
-	.nrctrs = 4,
-	.nrmmcrs = 3,
-	.features = PP_74XX_FEATURES,
-	.has_bamr = true,
-};
-
-const struct perfctr_ppc_family perfctr_ppc7450_family = {
-	.name = "PowerPC 7450",
-	.id = PERFCTR_PPC_7450,
-	.nrctrs = 6,
-	.nrmmcrs = 3,
-	.features = PP_74XX_FEATURES,
-	.has_bamr = true,
-};
+const struct perfctr_ppc_family perfctr_ppc7450_family =
+	PP_FAMILY("PowerPC 7450", PERFCTR_PPC_7450, 6, 3, PP_USER_PMCS);

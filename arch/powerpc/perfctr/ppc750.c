@@ -9,11 +9,5 @@
  */
 #include "ppc.h"
 
-const struct perfctr_ppc_family perfctr_ppc750_family = {
-	.name = "PowerPC 750",
-	.id = PERFCTR_PPC_750,
-	.nrctrs = 4,
-	.nrmmcrs = 2,
-	/* PCINT depends on the model and revision: detect.c. */
-	.features = PERFCTR_FEATURE_RDPMC | PERFCTR_FEATURE_RDTSC,
-};
+const struct perfctr_ppc_family perfctr_ppc750_family =
+	PP_FAMILY("PowerPC 750", PERFCTR_PPC_750, 4, 2, PP_USER_PMCS);

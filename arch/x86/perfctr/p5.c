@@ -64,26 +64,30 @@ static void p5_clear_counters(struct pc_cache *cache)
 	.write_control = p5_write_control,			\
 	.clear_counters = p5_clear_counters
 
+/*
+ * The families with the CC field: they count where it says, and the
+ * self-test counts instructions executed at any CPL.
+ */
+#define P5_CC_FAMILY(_reserved)					\
+	.selftest_event = P5_CPL | P5_INSTR,			\
+	.rules = { .reserved = (_reserved), .cpl = P5_CPL },	\
+	.counts_kernel = p5_counts_kernel,			\
+	P5_COMMON
+
 /* The original Pentium has no RDPMC: the counters are read as MSRs. */
 const struct perfctr_x86_family perfctr_p5_family = {
 	.name = "Intel P5",
 	.id = PERFCTR_X86_INTEL_P5,
 	.features = PERFCTR_FEATURE_RDTSC,
 	.read_by_msr = true,
-	.selftest_event = P5_CPL | P5_INSTR,
-	.rules = { .reserved = 0xFFFFFE00U, .cpl = P5_CPL },
-	.counts_kernel = p5_counts_kernel,
-	P5_COMMON,
+	P5_CC_FAMILY(0xFFFFFE00U),
 };
 
 const struct perfctr_x86_family perfctr_p5mmx_family = {
 	.name = "Intel P5MMX",
 	.id = PERFCTR_X86_INTEL_P5MMX,
 	.features = PERFCTR_FEATURE_RDPMC | PERFCTR_FEATURE_RDTSC,
-	.selftest_event = P5_CPL | P5_INSTR,
-	.rules = { .reserved = 0xFFFFFE00U, .cpl = P5_CPL },
-	.counts_kernel = p5_counts_kernel,
-	P5_COMMON,
+	P5_CC_FAMILY(0xFFFFFE00U),
 };
 
 /*
@@ -94,10 +98,7 @@ const struct perfctr_x86_family perfctr_mii_family = {
 	.name = "Cyrix 6x86MX/MII/III",
 	.id = PERFCTR_X86_CYRIX_MII,
 	.features = PERFCTR_FEATURE_RDPMC | PERFCTR_FEATURE_RDTSC,
-	.selftest_event = P5_CPL | P5_INSTR,
-	.rules = { .reserved = 0xFFFFFA00U, .cpl = P5_CPL },
-	.counts_kernel = p5_counts_kernel,
-	P5_COMMON,
+	P5_CC_FAMILY(0xFFFFFA00U),
 };
 
 /*
