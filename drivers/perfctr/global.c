@@ -85,7 +85,7 @@ static void global_start_cpu(void *unused)
 	perfctr_cpu_resume(&g->state);
 	g->active = true;
 	hrtimer_start(&g->timer, ns_to_ktime(GLOBAL_SAMPLE_NS),
-		      HRTIMER_MODE_REL_PINNED_HARD);
+		      PERFCTR_TIMER_MODE);
 }
 
 static void global_stop_cpu(void *unused)
@@ -298,13 +298,9 @@ int perfctr_global_init(void)
 	global_cpus = alloc_percpu(struct global_cpu);
 	if (!global_cpus)
 		return -ENOMEM;
-	for_each_possible_cpu(cpu) {
-		struct global_cpu *g = per_cpu_ptr(global_cpus, cpu);
-
-		hrtimer_init(&g->timer, CLOCK_MONOTONIC,
-			     HRTIMER_MODE_REL_PINNED_HARD);
-		g->timer.function = global_tick;
-	}
+	for_each_possible_cpu(cpu)
+		perfctr_timer_init(&per_cpu_ptr(global_cpus, cpu)->timer,
+				   global_tick);
 	ret = cpuhp_setup_state_nocalls(CPUHP_AP_ONLINE_DYN, "perfctr/global:online",
 					global_cpu_online, global_cpu_offline);
 	if (ret < 0)

@@ -4,8 +4,23 @@
 #define _PERFCTR_DRIVER_H
 
 #include <linux/fs.h>
+#include <linux/hrtimer.h>
 
 /* PERFCTR_VERSION comes from the top-level VERSION file, through Kbuild. */
+
+/*
+ * The per-CPU sampling timers of global mode and of the sets: pinned to
+ * their CPU, and hard, so that on PREEMPT_RT too they run in hard
+ * interrupt context, where the counters' raw spinlocks belong.
+ */
+#define PERFCTR_TIMER_MODE	HRTIMER_MODE_REL_PINNED_HARD
+
+static inline void perfctr_timer_init(struct hrtimer *t,
+				      enum hrtimer_restart (*fn)(struct hrtimer *))
+{
+	hrtimer_init(t, CLOCK_MONOTONIC, PERFCTR_TIMER_MODE);
+	t->function = fn;
+}
 
 struct seq_file;
 struct task_struct;

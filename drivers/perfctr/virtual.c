@@ -170,7 +170,7 @@ static void vp_timer_arm(void)
 		return;
 	c->armed = true;
 	hrtimer_start(&c->timer, ns_to_ktime(VP_SAMPLE_NS),
-		      HRTIMER_MODE_REL_PINNED_HARD);
+		      PERFCTR_TIMER_MODE);
 }
 
 /* Locked, no counter running: stop for @why, counts kept. */
@@ -1390,13 +1390,8 @@ int vperfctr_init(void)
 	unsigned int cpu;
 	int ret;
 
-	for_each_possible_cpu(cpu) {
-		struct vp_cpu *c = per_cpu_ptr(&vp_cpus, cpu);
-
-		hrtimer_init(&c->timer, CLOCK_MONOTONIC,
-			     HRTIMER_MODE_REL_PINNED_HARD);
-		c->timer.function = vp_tick;
-	}
+	for_each_possible_cpu(cpu)
+		perfctr_timer_init(&per_cpu_ptr(&vp_cpus, cpu)->timer, vp_tick);
 	ret = cpuhp_setup_state_nocalls(CPUHP_AP_ONLINE_DYN, "perfctr/virtual:online",
 					NULL, vp_cpu_down);
 	if (ret < 0)
