@@ -30,9 +30,13 @@ static unsigned int other_cpu(struct kunit *test)
 	return cpu;
 }
 
-/* Like sim_start(), with CPU @cpu answering leaf 0xA as @eax, @edx. */
-static int start_with(struct kunit *test, unsigned int cpu, u32 eax, u32 edx)
+/* Like sim_start(), with another CPU answering leaf 0xA as @eax, @edx. */
+static int start_other(struct kunit *test, u32 eax, u32 edx)
 {
+	unsigned int cpu;
+
+	sim_pin(test);
+	cpu = other_cpu(test);
 	perfctr_x86_sim_reset(&sim_arch_v2);
 	perfctr_x86_sim_set_leaf_a(cpu, eax, edx);
 	return sim_bring_up(test);
@@ -56,11 +60,7 @@ static int try_counter(struct kunit *test, u32 pmc, u32 evntsel)
 /* Every CPU the same: the whole of leaf 0xA is offered. */
 static void x86_cpus_alike(struct kunit *test)
 {
-	unsigned int cpu;
-
-	sim_pin(test);
-	cpu = other_cpu(test);
-	KUNIT_ASSERT_EQ(test, start_with(test, cpu, V2_EAX, V2_EDX), 0);
+	KUNIT_ASSERT_EQ(test, start_other(test, V2_EAX, V2_EDX), 0);
 	KUNIT_EXPECT_EQ(test, perfctr_info.nrctrs, 4U + 3U);
 	KUNIT_EXPECT_EQ(test, pc_family.pmc_mask, 0xFU);
 	KUNIT_EXPECT_EQ(test, pc_family.fixed_mask, 0x7U);
@@ -73,12 +73,8 @@ static void x86_cpus_alike(struct kunit *test)
 /* Another CPU has 2 counters and 1 fixed, 40 bits wide: only those. */
 static void x86_cpus_intersection(struct kunit *test)
 {
-	unsigned int cpu;
-
-	sim_pin(test);
-	cpu = other_cpu(test);
-	KUNIT_ASSERT_EQ(test, start_with(test, cpu, LEAF_A_EAX(2, 2, 40),
-					 LEAF_A_EDX(1, 40)), 0);
+	KUNIT_ASSERT_EQ(test, start_other(test, LEAF_A_EAX(2, 2, 40),
+					  LEAF_A_EDX(1, 40)), 0);
 	KUNIT_EXPECT_EQ(test, perfctr_info.nrctrs, 2U + 1U);
 	KUNIT_EXPECT_EQ(test, pc_family.pmc_mask, 0x3U);
 	KUNIT_EXPECT_EQ(test, pc_family.fixed_mask, 0x1U);
@@ -93,12 +89,8 @@ static void x86_cpus_intersection(struct kunit *test)
 /* Another CPU has more: the boot CPU's counters are what all have. */
 static void x86_cpus_other_has_more(struct kunit *test)
 {
-	unsigned int cpu;
-
-	sim_pin(test);
-	cpu = other_cpu(test);
-	KUNIT_ASSERT_EQ(test, start_with(test, cpu, LEAF_A_EAX(4, 8, 48),
-					 LEAF_A_EDX(4, 48)), 0);
+	KUNIT_ASSERT_EQ(test, start_other(test, LEAF_A_EAX(4, 8, 48),
+					  LEAF_A_EDX(4, 48)), 0);
 	KUNIT_EXPECT_EQ(test, perfctr_info.nrctrs, 4U + 3U);
 	KUNIT_EXPECT_EQ(test, try_counter(test, 4, GP_OK), -EINVAL);
 	KUNIT_EXPECT_EQ(test, try_counter(test, FX(3), FX_OK), -EINVAL);
@@ -107,12 +99,8 @@ static void x86_cpus_other_has_more(struct kunit *test)
 /* Version 1 somewhere: no fixed counters (they need version 2). */
 static void x86_cpus_version1(struct kunit *test)
 {
-	unsigned int cpu;
-
-	sim_pin(test);
-	cpu = other_cpu(test);
-	KUNIT_ASSERT_EQ(test, start_with(test, cpu, LEAF_A_EAX(1, 4, 48),
-					 LEAF_A_EDX(3, 48)), 0);
+	KUNIT_ASSERT_EQ(test, start_other(test, LEAF_A_EAX(1, 4, 48),
+					  LEAF_A_EDX(3, 48)), 0);
 	KUNIT_EXPECT_EQ(test, perfctr_info.nrctrs, 4U);
 	KUNIT_EXPECT_EQ(test, try_counter(test, 3, GP_OK), 0);
 	KUNIT_EXPECT_EQ(test, try_counter(test, FX(0), FX_OK), -EINVAL);
@@ -121,11 +109,7 @@ static void x86_cpus_version1(struct kunit *test)
 /* No architectural perfmon on one CPU: none on any, the TSC only. */
 static void x86_cpus_one_without_perfmon(struct kunit *test)
 {
-	unsigned int cpu;
-
-	sim_pin(test);
-	cpu = other_cpu(test);
-	KUNIT_ASSERT_EQ(test, start_with(test, cpu, 0, 0), 0);
+	KUNIT_ASSERT_EQ(test, start_other(test, 0, 0), 0);
 	KUNIT_EXPECT_EQ(test, perfctr_info.nrctrs, 0U);
 	KUNIT_EXPECT_EQ(test, perfctr_info.family_id, (unsigned int)PERFCTR_X86_GENERIC);
 	KUNIT_ASSERT_NOT_NULL(test, perfctr_info.fallback_reason);
