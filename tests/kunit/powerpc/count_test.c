@@ -31,17 +31,10 @@ static struct perfctr_cpu_state *imode_state(struct kunit *test, u32 pmc,
 					     s32 ireset, u32 extra)
 {
 	struct perfctr_cpu_state *state = sim_state(test);
-	struct perfctr_cpu_control *c = &state->control;
+	const struct sim_ctr ctrs[] = { { 0, 1 }, { pmc, 2, ireset } };
 
-	c->tsc_on = 1;
-	c->nractrs = 1;
-	c->nrictrs = 1;
-	c->pmc_map[0] = 0;
-	c->evntsel[0] = 1;
-	c->pmc_map[1] = pmc;
-	c->evntsel[1] = 2;
-	c->ireset[1] = ireset;
-	c->ppc.mmcr0 = PMXE | PMCNCE | extra;
+	sim_fill_control(&state->control, 1, 1, 1, PMXE | PMCNCE | extra,
+			 ctrs, ARRAY_SIZE(ctrs));
 	KUNIT_ASSERT_EQ(test, perfctr_cpu_update_control(state, false), 0);
 	return state;
 }
@@ -385,17 +378,11 @@ static void ppc_count_trigger(struct kunit *test)
 {
 	const struct perfctr_ppc_sim_model *const *m = test->param_value;
 	struct perfctr_cpu_state *state = sim_state(test);
-	struct perfctr_cpu_control *c = &state->control;
+	const struct sim_ctr ctrs[] = { { 1, 1 }, { 0, 1, 0x7FFFFFF0 } };
 
 	KUNIT_ASSERT_EQ(test, sim_start(test, *m), 0);
-	c->nractrs = 1;
-	c->nrictrs = 1;
-	c->pmc_map[0] = 1;
-	c->evntsel[0] = 1;
-	c->pmc_map[1] = 0;
-	c->evntsel[1] = 1;
-	c->ireset[1] = 0x7FFFFFF0;
-	c->ppc.mmcr0 = PMXE | PMC1CE | TRIGGER;
+	sim_fill_control(&state->control, 0, 1, 1, PMXE | PMC1CE | TRIGGER,
+			 ctrs, ARRAY_SIZE(ctrs));
 	KUNIT_ASSERT_EQ(test, perfctr_cpu_update_control(state, false), 0);
 	sim_resume(state);
 	perfctr_ppc_sim_tick(8);
@@ -414,6 +401,23 @@ static void ppc_count_trigger(struct kunit *test)
 }
 
 /*
+ * PMC1 and PMC2 in a-mode under TRIGGER, run until PMC1 is 8 events short
+ * of turning negative: PMC2 still held.
+ */
+static void trigger_amode_start(struct kunit *test,
+				struct perfctr_cpu_state *state)
+{
+	const struct sim_ctr ctrs[] = { { 0, 1 }, { 1, 1 } };
+
+	sim_fill_control(&state->control, 1, 2, 0, TRIGGER, ctrs,
+			 ARRAY_SIZE(ctrs));
+	KUNIT_ASSERT_EQ(test, perfctr_cpu_update_control(state, false), 0);
+	perfctr_ppc_sim.pmc[0] = 0x7FFFFFF0;
+	sim_resume(state);
+	perfctr_ppc_sim_tick(8);
+}
+
+/*
  * TRIGGER with an a-mode PMC1, which has no overflow condition: PMC2-6
  * are held until PMC1 is negative all the same (MPC7400/MPC7450 manuals:
  * "until PMC1 is negative or an enabled condition or event occurs"),
@@ -423,20 +427,9 @@ static void ppc_count_trigger_amode(struct kunit *test)
 {
 	const struct perfctr_ppc_sim_model *const *m = test->param_value;
 	struct perfctr_cpu_state *state = sim_state(test);
-	struct perfctr_cpu_control *c = &state->control;
 
 	KUNIT_ASSERT_EQ(test, sim_start(test, *m), 0);
-	c->tsc_on = 1;
-	c->nractrs = 2;
-	c->pmc_map[0] = 0;
-	c->evntsel[0] = 1;
-	c->pmc_map[1] = 1;
-	c->evntsel[1] = 1;
-	c->ppc.mmcr0 = TRIGGER;
-	KUNIT_ASSERT_EQ(test, perfctr_cpu_update_control(state, false), 0);
-	perfctr_ppc_sim.pmc[0] = 0x7FFFFFF0;
-	sim_resume(state);
-	perfctr_ppc_sim_tick(8);
+	trigger_amode_start(test, state);
 	KUNIT_EXPECT_EQ(test, perfctr_ppc_sim.pmc[1], 0U);
 	KUNIT_EXPECT_NE(test, perfctr_ppc_sim.mmcr[0] & TRIGGER, 0U);
 	perfctr_ppc_sim_tick(8);
@@ -461,20 +454,9 @@ static void ppc_count_trigger_amode(struct kunit *test)
 static void ppc_count_async_frozen_at_read(struct kunit *test)
 {
 	struct perfctr_cpu_state *state = sim_state(test);
-	struct perfctr_cpu_control *c = &state->control;
 
 	KUNIT_ASSERT_EQ(test, sim_start(test, &sim_ppc_604e), 0);
-	c->tsc_on = 1;
-	c->nractrs = 2;
-	c->pmc_map[0] = 0;
-	c->evntsel[0] = 1;
-	c->pmc_map[1] = 1;
-	c->evntsel[1] = 1;
-	c->ppc.mmcr0 = TRIGGER;
-	KUNIT_ASSERT_EQ(test, perfctr_cpu_update_control(state, false), 0);
-	perfctr_ppc_sim.pmc[0] = 0x7FFFFFF0;
-	sim_resume(state);
-	perfctr_ppc_sim_tick(8);
+	trigger_amode_start(test, state);
 	/* Events keep happening while suspend reads the counters. */
 	perfctr_ppc_sim.autotick = 0x10;
 	sim_suspend(state);

@@ -39,14 +39,10 @@ static int irq_test_init(struct kunit *test)
 static struct perfctr_cpu_state *overflowing(struct kunit *test, u32 pmc)
 {
 	struct perfctr_cpu_state *state = sim_state(test);
-	struct perfctr_cpu_control *c = &state->control;
+	const struct sim_ctr ctr = { pmc, 1, 0x7FFFFF00 };
 
-	c->tsc_on = 1;
-	c->nrictrs = 1;
-	c->pmc_map[0] = pmc;
-	c->evntsel[0] = 1;
-	c->ireset[0] = 0x7FFFFF00;
-	c->ppc.mmcr0 = PMXE | (pmc ? PMCNCE : PMC1CE);
+	sim_fill_control(&state->control, 1, 0, 1,
+			 PMXE | (pmc ? PMCNCE : PMC1CE), &ctr, 1);
 	KUNIT_ASSERT_EQ(test, perfctr_cpu_update_control(state, false), 0);
 	return state;
 }
