@@ -116,6 +116,18 @@ static void x86_cpus_one_without_perfmon(struct kunit *test)
 	KUNIT_EXPECT_NOT_NULL(test, strstr(perfctr_info.fallback_reason, "leaf 0xA"));
 }
 
+/* The driver up on CPUs that all answer leaf 0xA as @eax, @edx. */
+static void init_all_alike(struct kunit *test, u32 eax, u32 edx)
+{
+	unsigned int cpu;
+
+	perfctr_x86_sim_reset(&sim_arch_v2);
+	for_each_online_cpu(cpu)
+		perfctr_x86_sim_set_leaf_a(cpu, eax, edx);
+	perfctr_x86_sim.autotick = 1;
+	KUNIT_ASSERT_EQ(test, perfctr_cpu_init(), 0);
+}
+
 /*
  * Fixed counters beyond what the driver can address are not offered:
  * 31 reported, 8 used (bits 24-31 of a counter mask), and never more
@@ -123,25 +135,15 @@ static void x86_cpus_one_without_perfmon(struct kunit *test)
  */
 static void x86_cpus_fixed_clamped(struct kunit *test)
 {
-	unsigned int cpu;
-
 	sim_pin(test);
-	perfctr_x86_sim_reset(&sim_arch_v2);
-	for_each_online_cpu(cpu)
-		perfctr_x86_sim_set_leaf_a(cpu, LEAF_A_EAX(2, 4, 48), LEAF_A_EDX(31, 48));
-	perfctr_x86_sim.autotick = 1;
-	KUNIT_ASSERT_EQ(test, perfctr_cpu_init(), 0);
+	init_all_alike(test, LEAF_A_EAX(2, 4, 48), LEAF_A_EDX(31, 48));
 	KUNIT_EXPECT_EQ(test, perfctr_info.nrctrs, 4U + 8U);
 	KUNIT_EXPECT_EQ(test, pc_family.fixed_mask, 0xFFU);
 	KUNIT_EXPECT_EQ(test, try_counter(test, FX(7), FX_OK), 0);
 	KUNIT_EXPECT_EQ(test, try_counter(test, FX(8), FX_OK), -EINVAL);
 	perfctr_cpu_exit();
 
-	perfctr_x86_sim_reset(&sim_arch_v2);
-	for_each_online_cpu(cpu)
-		perfctr_x86_sim_set_leaf_a(cpu, LEAF_A_EAX(2, 16, 48), LEAF_A_EDX(31, 48));
-	perfctr_x86_sim.autotick = 1;
-	KUNIT_ASSERT_EQ(test, perfctr_cpu_init(), 0);
+	init_all_alike(test, LEAF_A_EAX(2, 16, 48), LEAF_A_EDX(31, 48));
 	KUNIT_EXPECT_EQ(test, perfctr_info.nrctrs, 16U + 2U);
 	KUNIT_EXPECT_EQ(test, pc_family.fixed_mask, 0x3U);
 }
