@@ -71,7 +71,7 @@ suite_results() {
 	local log=$1 arch=$2 user=$3 pfx=${4:+$4-} suites nchk
 	suites=$(sed -n 's/^\t*\.name = "\(perfctr_[a-z0-9_]*\)".*/\1/p' \
 		"$ROOT"/tests/kunit/cstatus_test.c \
-		"$ROOT"/tests/kunit/"$arch"_*_test.c | tr '\n' ' ')
+		"$ROOT"/tests/kunit/"${arch/#ppc/powerpc}"/*_test.c | tr '\n' ' ')
 	nchk=$(ls "$user"/check_* | wc -l)
 	sed -n '/== kunit begin/,/== kunit end/p' "$log" |
 		awk -v suites="$suites" -f "$ROOT/tests/lib/ktap.awk" |

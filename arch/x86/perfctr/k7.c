@@ -12,7 +12,6 @@
 
 #define K7_RESERVED		0x00280000U	/* bits 21 and 19 */
 #define K7_CYCLES		0x76U		/* CPU clocks not halted */
-#define COUNT_ALL		(EVNTSEL_EN | EVNTSEL_OS | EVNTSEL_USR)
 
 /*
  * evntsel_high[]: EventSelect[11:8], GuestOnly, HostOnly. The last two

@@ -20,7 +20,6 @@
 
 #define P6_CYCLES		0x79U	/* CPU_CLK_UNHALTED */
 #define ARCH_CYCLES		0x3CU	/* UnHalted Core Cycles */
-#define COUNT_ALL		(EVNTSEL_EN | EVNTSEL_OS | EVNTSEL_USR)
 
 static unsigned int arch_version;
 static DEFINE_PER_CPU(u64, saved_global_ctrl);

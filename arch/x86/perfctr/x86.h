@@ -62,6 +62,9 @@ static inline bool pc_is_fixed(u32 pmc)
 #define EVNTSEL_INT		0x00100000U
 #define EVNTSEL_EN		0x00400000U
 
+/* An enabled counter counting at every privilege level (K7, P6). */
+#define COUNT_ALL		(EVNTSEL_EN | EVNTSEL_OS | EVNTSEL_USR)
+
 /* Bit 0 of a fixed counter's IA32_FIXED_CTR_CTRL field: count at CPL 0. */
 #define FIXED_OS		0x1U
 

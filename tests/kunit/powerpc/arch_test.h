@@ -1,0 +1,43 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+/* What the ppc32 KUnit suites share beyond sim_test.h. */
+#ifndef _PERFCTR_PPC_ARCH_TEST_H
+#define _PERFCTR_PPC_ARCH_TEST_H
+
+#include "../sim_test.h"
+
+/* Bits of control.ppc.mmcr0 the tests use. */
+#define PMXE	PERFCTR_PPC_MMCR0_PMXE
+#define FCECE	PERFCTR_PPC_MMCR0_FCECE
+#define PMC1CE	PERFCTR_PPC_MMCR0_PMC1CE
+#define PMCNCE	PERFCTR_PPC_MMCR0_PMCNCE
+#define TRIGGER	PERFCTR_PPC_MMCR0_TRIGGER
+#define FC	PERFCTR_PPC_MMCR0_FC
+#define TBEE	PERFCTR_PPC_MMCR0_TBEE
+
+/* One counter of a control in a table of test cases. */
+struct sim_ctr {
+	u32 map, sel;
+	s32 ireset;
+};
+
+/* A control with the counts and MMCR0 given and the first @n of @c. */
+static inline void sim_fill_control(struct perfctr_cpu_control *control,
+				    u32 tsc_on, u32 nractrs, u32 nrictrs,
+				    u32 mmcr0, const struct sim_ctr *c,
+				    unsigned int n)
+{
+	unsigned int i;
+
+	memset(control, 0, sizeof(*control));
+	control->tsc_on = tsc_on;
+	control->nractrs = nractrs;
+	control->nrictrs = nrictrs;
+	control->ppc.mmcr0 = mmcr0;
+	for (i = 0; i < n && i < PERFCTR_NR_PMCS; i++) {
+		control->pmc_map[i] = c[i].map;
+		control->evntsel[i] = c[i].sel;
+		control->ireset[i] = c[i].ireset;
+	}
+}
+
+#endif /* _PERFCTR_PPC_ARCH_TEST_H */

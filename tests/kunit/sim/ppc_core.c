@@ -1,4 +1,0 @@
-// SPDX-License-Identifier: GPL-2.0-only
-/* arch/powerpc/perfctr/core.c, built against the simulated register file. */
-#define PERFCTR_SIM 1
-#include "../../../arch/powerpc/perfctr/core.c"

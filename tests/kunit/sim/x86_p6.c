@@ -1,4 +1,0 @@
-// SPDX-License-Identifier: GPL-2.0-only
-/* arch/x86/perfctr/p6.c, built against the simulated register file. */
-#define PERFCTR_SIM 1
-#include "../../../arch/x86/perfctr/p6.c"

@@ -1,0 +1,129 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+/*
+ * Helpers for the KUnit suites of both arches: bring up a simulated CPU,
+ * pin the test to one CPU (the simulation is per CPU, and so are the
+ * driver's caches), and call the driver the way the high-level driver
+ * does, with preemption disabled. Each arch's arch_test.h adds its own.
+ */
+#ifndef _PERFCTR_SIM_TEST_H
+#define _PERFCTR_SIM_TEST_H
+
+#include <kunit/test.h>
+#include <linux/cpumask.h>
+#include <linux/preempt.h>
+#include <linux/sched.h>
+#include <linux/slab.h>
+
+#include <perfctr/cpu.h>
+
+/* The simulated CPU this arch has: its model, state and power-on. */
+#if defined(CONFIG_X86)
+#include "../sim/x86/regs.h"
+#define sim_model	perfctr_x86_sim_model
+#define sim_cpu		perfctr_x86_sim
+#define sim_reset	perfctr_x86_sim_reset
+#elif defined(CONFIG_PPC32)
+#include "../sim/powerpc/regs.h"
+#define sim_model	perfctr_ppc_sim_model
+#define sim_cpu		perfctr_ppc_sim
+#define sim_reset	perfctr_ppc_sim_reset
+#endif
+
+#define SIM_SERVICE "kunit"
+
+/* The simulated CPU and the driver's caches are per CPU: stay on one. */
+static inline int sim_pin(struct kunit *test)
+{
+	return set_cpus_allowed_ptr(current, cpumask_of(raw_smp_processor_id()));
+}
+
+static inline void sim_unpin(struct kunit *test)
+{
+	set_cpus_allowed_ptr(current, cpu_possible_mask);
+}
+
+/* The driver up and reserved on the simulated CPU as it is set up now. */
+static inline int sim_bring_up(struct kunit *test)
+{
+	int err;
+
+	/* Let the self-test see time pass; tests tick explicitly after. */
+	sim_cpu.autotick = 1;
+	err = perfctr_cpu_init();
+	sim_cpu.autotick = 0;
+	if (err)
+		return err;
+	/* Reserving clears the registers and this CPU's cache. */
+	return perfctr_cpu_reserve(SIM_SERVICE) ? -EBUSY : 0;
+}
+
+/* Power on @m, load the driver and reserve the counters. */
+static inline int sim_start(struct kunit *test, const struct sim_model *m)
+{
+	sim_pin(test);
+	sim_reset(m);
+	return sim_bring_up(test);
+}
+
+static inline void sim_stop(struct kunit *test)
+{
+	perfctr_cpu_release(SIM_SERVICE);
+	perfctr_cpu_exit();
+	sim_unpin(test);
+}
+
+static inline struct perfctr_cpu_state *sim_state(struct kunit *test)
+{
+	struct perfctr_cpu_state *state;
+
+	state = kunit_kzalloc(test, sizeof(*state), GFP_KERNEL);
+	KUNIT_ASSERT_NOT_NULL(test, state);
+	return state;
+}
+
+static inline void sim_resume(struct perfctr_cpu_state *state)
+{
+	preempt_disable();
+	perfctr_cpu_resume(state);
+	preempt_enable();
+}
+
+static inline void sim_suspend(struct perfctr_cpu_state *state)
+{
+	preempt_disable();
+	perfctr_cpu_suspend(state);
+	preempt_enable();
+}
+
+static inline void sim_sample(struct perfctr_cpu_state *state)
+{
+	preempt_disable();
+	perfctr_cpu_sample(state);
+	preempt_enable();
+}
+
+/* The name of a model, for parameterised cases over models. */
+static inline void sim_model_desc(const struct sim_model *const *m, char *desc)
+{
+	snprintf(desc, KUNIT_PARAM_DESC_SIZE, "%s", (*m)->name);
+}
+
+/* type##_desc(): a parameterised case of struct @type is named by its .name. */
+#define SIM_CASE_DESC(type)						\
+static void type##_desc(const struct type *c, char *desc)		\
+{									\
+	snprintf(desc, KUNIT_PARAM_DESC_SIZE, "%s", c->name);		\
+}
+
+/*
+ * The suite of the NULL-ended @cases; the initialisers after them give
+ * its .name, .init and .exit. The .name starts a line: check.sh reads it.
+ */
+#define SUITEOF(cases, ...)						\
+	static struct kunit_suite cases##_suite = {			\
+		.test_cases = cases,					\
+		__VA_ARGS__						\
+	};								\
+	kunit_test_suite(cases##_suite)
+
+#endif /* _PERFCTR_SIM_TEST_H */

@@ -1,0 +1,257 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * KUnit: hardware reservation and overflow interrupts. The simulated
+ * kernel counter allocator, local APIC and NMI registration are
+ * observed; the tests deliver the "NMI" by calling the driver's handler,
+ * as the kernel's NMI code would.
+ */
+#include <linux/delay.h>
+#include <linux/irq_work.h>
+#include <asm/apicdef.h>
+#include <asm/nmi.h>
+#include <asm/ptrace.h>
+
+#include "arch_test.h"
+
+#define EN	0x00400000U
+#define INT	0x00100000U
+#define CPL	0x00030000U
+#define OLD_LVTPC	(APIC_DM_NMI | 0x12345)	/* what perf left there */
+
+static atomic_t handler_calls;
+static unsigned long handler_pc;
+
+static void test_ihandler(unsigned long pc)
+{
+	handler_pc = pc;
+	atomic_inc(&handler_calls);
+}
+
+static int irq_init(struct kunit *test)
+{
+	int err;
+
+	atomic_set(&handler_calls, 0);
+	handler_pc = 0;
+	perfctr_cpu_release(SIM_SERVICE);	/* reserve again below */
+	err = sim_start(test, &sim_k7);
+	if (err)
+		return err;
+	perfctr_cpu_release(SIM_SERVICE);
+	perfctr_x86_sim.lvtpc = OLD_LVTPC;
+	if (perfctr_cpu_reserve(SIM_SERVICE))
+		return -EBUSY;
+	perfctr_cpu_set_ihandler(test_ihandler);
+	return 0;
+}
+
+static void irq_exit(struct kunit *test)
+{
+	sim_stop(test);
+}
+
+/* One a-mode counter (pmc 0) and one i-mode counter (pmc 1, preset -100). */
+static struct perfctr_cpu_state *imode_state(struct kunit *test)
+{
+	struct perfctr_cpu_state *state = sim_state(test);
+	struct perfctr_cpu_control *c = &state->control;
+
+	c->tsc_on = 1;
+	c->nractrs = 1;
+	c->nrictrs = 1;
+	c->pmc_map[0] = 0;
+	c->evntsel[0] = EN | CPL | 0x76;
+	c->pmc_map[1] = 1;
+	c->evntsel[1] = EN | CPL | INT | 0xC0;
+	c->ireset[1] = -100;
+	KUNIT_ASSERT_EQ(test, perfctr_cpu_update_control(state, false), 0);
+	return state;
+}
+
+static int deliver_nmi(unsigned long ip)
+{
+	struct pt_regs regs = { .ip = ip };
+	int ret;
+
+	preempt_disable();
+	ret = pc_nmi_handler(NMI_LOCAL, &regs);
+	preempt_enable();
+	return ret;
+}
+
+static void wait_for_handler(void)
+{
+	unsigned int i;
+
+	for (i = 0; i < 1000 && !atomic_read(&handler_calls); i++)
+		usleep_range(100, 200);
+}
+
+static void irq_reserve_sets_up_apic(struct kunit *test)
+{
+	KUNIT_EXPECT_TRUE(test, perfctr_info.features & PERFCTR_FEATURE_PCINT);
+	KUNIT_EXPECT_TRUE(test, perfctr_x86_sim.nmi_registered);
+	KUNIT_EXPECT_EQ(test, perfctr_x86_sim.lvtpc, APIC_DM_NMI | APIC_LVT_MASKED);
+	perfctr_cpu_release(SIM_SERVICE);
+	/* Release hands back what was there before. */
+	KUNIT_EXPECT_FALSE(test, perfctr_x86_sim.nmi_registered);
+	KUNIT_EXPECT_EQ(test, perfctr_x86_sim.lvtpc, OLD_LVTPC);
+}
+
+static void irq_resume_unmasks(struct kunit *test)
+{
+	struct perfctr_cpu_state *state = imode_state(test);
+
+	sim_resume(state);
+	KUNIT_EXPECT_EQ(test, perfctr_x86_sim.lvtpc, APIC_DM_NMI);
+	sim_suspend(state);
+}
+
+static void irq_not_ours_without_overflow(struct kunit *test)
+{
+	struct perfctr_cpu_state *state = imode_state(test);
+
+	sim_resume(state);
+	perfctr_x86_sim_tick(50);
+	KUNIT_EXPECT_EQ(test, deliver_nmi(0x1234), NMI_DONE);
+	KUNIT_EXPECT_EQ(test, perfctr_x86_sim.lvtpc, APIC_DM_NMI);
+	sim_suspend(state);
+	KUNIT_EXPECT_EQ(test, atomic_read(&handler_calls), 0);
+}
+
+static void irq_overflow_calls_handler(struct kunit *test)
+{
+	struct perfctr_cpu_state *state = imode_state(test);
+
+	sim_resume(state);
+	perfctr_x86_sim_tick(150);
+	KUNIT_ASSERT_EQ(test, perfctr_x86_sim.ovf_pending, 1U << 1);
+	KUNIT_EXPECT_EQ(test, deliver_nmi(0xfeed), NMI_HANDLED);
+	/* Masked until the counters resume: no NMI storm. */
+	KUNIT_EXPECT_EQ(test, perfctr_x86_sim.lvtpc, APIC_DM_NMI | APIC_LVT_MASKED);
+	wait_for_handler();
+	KUNIT_EXPECT_EQ(test, atomic_read(&handler_calls), 1);
+	KUNIT_EXPECT_EQ(test, handler_pc, 0xfeedUL);
+	/* What the high-level handler does next. */
+	sim_suspend(state);
+	KUNIT_EXPECT_EQ(test, perfctr_cpu_identify_overflow(state), 1U << 1);
+	KUNIT_EXPECT_EQ(test, state->pmc[1].sum, 150ULL);
+	sim_resume(state);
+	KUNIT_EXPECT_EQ(test, perfctr_x86_sim.lvtpc, APIC_DM_NMI);
+	sim_suspend(state);
+}
+
+/* An overflow NMI that lands just after suspend is claimed, once. */
+static void irq_late_nmi_claimed_once(struct kunit *test)
+{
+	struct perfctr_cpu_state *state = imode_state(test);
+
+	sim_resume(state);
+	perfctr_x86_sim_tick(150);
+	sim_suspend(state);
+	KUNIT_EXPECT_EQ(test, deliver_nmi(1), NMI_HANDLED);
+	KUNIT_EXPECT_EQ(test, deliver_nmi(2), NMI_DONE);
+	wait_for_handler();
+	KUNIT_EXPECT_EQ(test, atomic_read(&handler_calls), 1);
+	KUNIT_EXPECT_EQ(test, perfctr_cpu_identify_overflow(state), 1U << 1);
+}
+
+/* Suspended without a wrap: a later NMI is someone else's. */
+static void irq_no_late_claim_without_overflow(struct kunit *test)
+{
+	struct perfctr_cpu_state *state = imode_state(test);
+
+	sim_resume(state);
+	perfctr_x86_sim_tick(50);
+	sim_suspend(state);
+	KUNIT_EXPECT_EQ(test, deliver_nmi(4), NMI_DONE);
+	KUNIT_EXPECT_EQ(test, atomic_read(&handler_calls), 0);
+}
+
+/* A-mode only: NMIs are never ours. */
+static void irq_amode_never_claims(struct kunit *test)
+{
+	struct perfctr_cpu_state *state = sim_state(test);
+
+	state->control.tsc_on = 1;
+	state->control.nractrs = 1;
+	state->control.evntsel[0] = EN | CPL | 0x76;
+	KUNIT_ASSERT_EQ(test, perfctr_cpu_update_control(state, false), 0);
+	sim_resume(state);
+	perfctr_x86_sim.ctr[0] = 5;		/* non-negative, like a wrap */
+	KUNIT_EXPECT_EQ(test, deliver_nmi(3), NMI_DONE);
+	sim_suspend(state);
+}
+
+/* Families without overflow interrupts leave the APIC alone. */
+static void irq_p5_has_no_pmi(struct kunit *test)
+{
+	sim_stop(test);
+	KUNIT_ASSERT_EQ(test, sim_start(test, &sim_p5mmx), 0);
+	KUNIT_EXPECT_FALSE(test, perfctr_info.features & PERFCTR_FEATURE_PCINT);
+	KUNIT_EXPECT_FALSE(test, perfctr_x86_sim.nmi_registered);
+	KUNIT_EXPECT_EQ(test, perfctr_x86_sim.lvtpc, 0U);
+}
+
+/* perf_events or the NMI watchdog hold the counters: busy, untouched. */
+static void irq_kernel_busy(struct kunit *test)
+{
+	perfctr_cpu_release(SIM_SERVICE);
+	perfctr_x86_sim.kernel_busy = true;
+	perfctr_x86_sim.sel[2] = 0x1234;
+	perfctr_x86_sim.lvtpc = OLD_LVTPC;
+	KUNIT_EXPECT_PTR_EQ(test, perfctr_cpu_reserve(SIM_SERVICE),
+			    perfctr_kernel_holder);
+	KUNIT_EXPECT_NULL(test, perfctr_cpu_reserved_by());
+	KUNIT_EXPECT_EQ(test, perfctr_x86_sim.sel[2], 0x1234ULL);
+	KUNIT_EXPECT_EQ(test, perfctr_x86_sim.lvtpc, OLD_LVTPC);
+	KUNIT_EXPECT_FALSE(test, perfctr_x86_sim.nmi_registered);
+	KUNIT_EXPECT_EQ(test, perfctr_x86_sim.kernel_reserved, 0U);
+	perfctr_x86_sim.kernel_busy = false;
+	KUNIT_EXPECT_NULL(test, perfctr_cpu_reserve(SIM_SERVICE));
+}
+
+/* Every counter and select is taken from the kernel, and given back. */
+static void irq_kernel_reservation(struct kunit *test)
+{
+	KUNIT_EXPECT_EQ(test, perfctr_x86_sim.kernel_reserved, 2 * 4U);
+	KUNIT_EXPECT_EQ(test, perfctr_x86_sim.sel[0] | perfctr_x86_sim.sel[3], 0ULL);
+	perfctr_cpu_release(SIM_SERVICE);
+	KUNIT_EXPECT_EQ(test, perfctr_x86_sim.kernel_reserved, 0U);
+}
+
+/*
+ * Arch perfmon v2: the global enables of our counters are clear while
+ * reserved and no state runs (a state's resume sets them), and what was
+ * there before is restored at release.
+ */
+static void irq_arch_global_ctrl_restored(struct kunit *test)
+{
+	sim_stop(test);
+	KUNIT_ASSERT_EQ(test, sim_start(test, &sim_arch_v2), 0);
+	perfctr_cpu_release(SIM_SERVICE);
+	perfctr_x86_sim.global_ctrl = 0x700000000ULL;	/* fixed ctrs only */
+	KUNIT_ASSERT_NULL(test, perfctr_cpu_reserve(SIM_SERVICE));
+	KUNIT_EXPECT_EQ(test, perfctr_x86_sim.global_ctrl, 0ULL);
+	perfctr_cpu_release(SIM_SERVICE);
+	KUNIT_EXPECT_EQ(test, perfctr_x86_sim.global_ctrl, 0x700000000ULL);
+	KUNIT_EXPECT_EQ(test, perfctr_x86_sim.nr_bad, 0U);
+}
+
+static struct kunit_case irq_test_cases[] = {
+	KUNIT_CASE(irq_arch_global_ctrl_restored),
+	KUNIT_CASE(irq_kernel_busy),
+	KUNIT_CASE(irq_kernel_reservation),
+	KUNIT_CASE(irq_reserve_sets_up_apic),
+	KUNIT_CASE(irq_resume_unmasks),
+	KUNIT_CASE(irq_not_ours_without_overflow),
+	KUNIT_CASE(irq_overflow_calls_handler),
+	KUNIT_CASE(irq_late_nmi_claimed_once),
+	KUNIT_CASE(irq_no_late_claim_without_overflow),
+	KUNIT_CASE(irq_amode_never_claims),
+	KUNIT_CASE(irq_p5_has_no_pmi),
+	{}
+};
+
+SUITEOF(irq_test_cases,
+	.name = "perfctr_x86_irq", .init = irq_init, .exit = irq_exit);

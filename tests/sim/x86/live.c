@@ -1,0 +1,110 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * The x86 half of the live simulation (../live.h): model=, the counters
+ * on the user page, and the overflow NMI through the LVTPC. It is built
+ * in one unit after regs.c (tests/simpmu/x86.c) and reads the model's
+ * state with regs.c's own helpers.
+ */
+#include <linux/module.h>
+#include <linux/smp.h>
+#include <asm/apicdef.h>
+#include <asm/irq_regs.h>
+
+#include "../live.h"
+#include "../user/simpmu_user.h"
+
+static char *model = "k7";
+module_param(model, charp, 0444);
+MODULE_PARM_DESC(model, "simulated CPU: p5mmx p6 arch-v2 k7 zen c3 p4-model2 p4-model3-ht");
+
+static const struct perfctr_x86_sim_model *const live_models[] = {
+	&sim_p5mmx, &sim_p6, &sim_arch_v2, &sim_k7, &sim_fam15, &sim_c3,
+	&sim_p4, &sim_p4_ht,
+};
+
+void sim_live_setup(void)
+{
+	/* An unknown model has no TSC: the driver refuses to load. */
+	const struct perfctr_x86_sim_model *m = &sim_no_tsc;
+	unsigned int i;
+
+	for (i = 0; i < ARRAY_SIZE(live_models); i++)
+		if (!strcmp(live_models[i]->name, model))
+			m = live_models[i];
+	perfctr_x86_sim_live(m);
+}
+
+bool *sim_live_kernel_busy(unsigned int cpu)
+{
+	return &per_cpu_ptr(&perfctr_x86_sim_pcpu, cpu)->kernel_busy;
+}
+
+void perfctr_sim_on_each_cpu(void (*fn)(void *))
+{
+	on_each_cpu(fn, NULL, 1);
+}
+
+/* The driver registers its NMI handler once, for every CPU. */
+static bool live_nmi_registered;
+
+int perfctr_sim_register_nmi(void)
+{
+	if (READ_ONCE(live_nmi_registered))
+		return -EBUSY;
+	WRITE_ONCE(live_nmi_registered, true);
+	return 0;
+}
+
+void perfctr_sim_unregister_nmi(void)
+{
+	WRITE_ONCE(live_nmi_registered, false);
+}
+
+void perfctr_x86_sim_publish(void)
+{
+	sim_live_publish();
+}
+
+void sim_live_fill(struct simpmu_user_cpu *e)
+{
+	unsigned int i;
+
+	if (!S.m)
+		return;
+	e->last_tsc = S.last_tsc;
+	e->width_mask = width_mask();
+	e->counting = 0;
+	for (i = 0; i < SIMPMU_USER_CTRS; i++) {
+		e->ctr[i] = S.ctr[i];
+		if ((S.m->pmc_mask & BIT(i)) && counting(i))
+			e->counting |= BIT(i);
+	}
+	e->fixed_counting = 0;
+	for (i = 0; i < S.m->nr_fixed && i < SIMPMU_USER_FIXED; i++) {
+		e->fixed[i] = S.fixed[i];
+		if (((S.fixed_ctrl >> (4 * i)) & 3) &&
+		    (S.global_ctrl & BIT_ULL(32 + i)))
+			e->fixed_counting |= BIT(i);
+	}
+	e->p4_fast = S.m->kind == SIM_P4;
+	e->user_read = S.user_rdpmc;
+}
+
+/* A wrapped counter with its interrupt enabled raises the PMI: an NMI. */
+bool sim_live_pmi(void)
+{
+	if (!S.m || (S.lvtpc & APIC_LVT_MASKED))
+		return false;
+	sim_live_advance();
+	if (S.ovf_pending && READ_ONCE(live_nmi_registered)) {
+		S.ovf_pending = 0;
+		pc_nmi_handler(0, get_irq_regs());
+	}
+	return true;
+}
+
+void perfctr_x86_sim_lvtpc_changed(void)
+{
+	if (!(S.lvtpc & APIC_LVT_MASKED))
+		sim_live_arm_pmi();
+}

@@ -1,0 +1,604 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * perfctr test builds: the simulated x86 CPU. Register facts per family
+ * (MSR numbers, counter widths, write quirks) follow the vendors'
+ * manuals; see Documentation/perfctr/x86.rst.
+ */
+#include <linux/bits.h>
+#include <linux/cpumask.h>
+#include <linux/errno.h>
+#include <linux/string.h>
+#include <asm/msr.h>
+#include <asm/processor.h>
+
+#include <perfctr/cpu.h>
+
+#include "regs.h"
+
+#define EN	0x00400000ULL
+#define INT	0x00100000ULL
+#define CPL	0x00030000ULL	/* USR | OS */
+
+DEFINE_PER_CPU(struct perfctr_x86_sim_state, perfctr_x86_sim_pcpu);
+#define S perfctr_x86_sim
+
+static u64 sim_ctl_of(unsigned int pmc);
+
+const struct perfctr_x86_sim_model sim_generic = {
+	.name = "generic", .vendor = X86_VENDOR_UNKNOWN, .family = 6,
+	.has_tsc = true, .kind = SIM_NONE,
+};
+
+const struct perfctr_x86_sim_model sim_no_tsc = {
+	.name = "no-tsc", .vendor = X86_VENDOR_UNKNOWN, .family = 4,
+	.kind = SIM_NONE,
+};
+
+#define P5_REGS .pmc_mask = 0x3, .sel_msr = 0x11, .ctr_msr = 0x12, \
+	.stride = 1, .width = 40
+
+const struct perfctr_x86_sim_model sim_p5 = {
+	.name = "p5", .vendor = X86_VENDOR_INTEL, .family = 5, .model = 2,
+	.has_tsc = true, .kind = SIM_P5, .no_rdpmc = true, P5_REGS,
+};
+
+const struct perfctr_x86_sim_model sim_p5mmx = {
+	.name = "p5mmx", .vendor = X86_VENDOR_INTEL, .family = 5, .model = 4,
+	.has_tsc = true, .has_mmx = true, .kind = SIM_P5, P5_REGS,
+};
+
+const struct perfctr_x86_sim_model sim_mii = {
+	.name = "mii", .vendor = X86_VENDOR_CYRIX, .family = 6, .model = 0,
+	.has_tsc = true, .has_mmx = true, .kind = SIM_P5, P5_REGS,
+};
+
+const struct perfctr_x86_sim_model sim_winchip = {
+	.name = "winchip", .vendor = X86_VENDOR_CENTAUR, .family = 5,
+	.model = 8, .has_tsc = true, .has_mmx = true, .kind = SIM_WINCHIP,
+	P5_REGS,
+};
+
+#define P6_REGS .sel_msr = 0x186, .ctr_msr = 0xC1, .stride = 1, \
+	.width = 40, .sext31 = true
+
+const struct perfctr_x86_sim_model sim_p6 = {
+	.name = "p6", .vendor = X86_VENDOR_INTEL, .family = 6, .model = 8,
+	.has_tsc = true, .has_mmx = true, .cpuid_level = 3, .kind = SIM_P6,
+	.pmc_mask = 0x3, P6_REGS,
+};
+
+const struct perfctr_x86_sim_model sim_qemu_p6 = {
+	.name = "qemu-pentium3", .vendor = X86_VENDOR_INTEL, .family = 6,
+	.model = 7, .has_tsc = true, .has_mmx = true, .cpuid_level = 3,
+	.kind = SIM_P6, .pmc_mask = 0x3, .dead = true, P6_REGS,
+};
+
+/* Version 1, 2 counters (Core Duo era); version 2, 4 counters 48 bits. */
+const struct perfctr_x86_sim_model sim_arch_v1 = {
+	.name = "arch-v1", .vendor = X86_VENDOR_INTEL, .family = 6,
+	.model = 14, .has_tsc = true, .has_mmx = true, .cpuid_level = 10,
+	.cpuid_a_eax = 0x00280201, .kind = SIM_ARCH, .pmc_mask = 0x3,
+	.sel_msr = 0x186, .ctr_msr = 0xC1, .stride = 1, .width = 40,
+	.sext31 = true,
+};
+
+const struct perfctr_x86_sim_model sim_arch_v2 = {
+	.name = "arch-v2", .vendor = X86_VENDOR_INTEL, .family = 6,
+	.model = 0x3A, .has_tsc = true, .has_mmx = true, .cpuid_level = 13,
+	.cpuid_a_eax = 0x07300402, .nr_fixed = 3, .kind = SIM_ARCH, .pmc_mask = 0xF,
+	.sel_msr = 0x186, .ctr_msr = 0xC1, .stride = 1, .width = 48,
+	.sext31 = true,
+};
+
+/* QEMU's core2duo under TCG: CPUID leaf 0xA is all zero. */
+const struct perfctr_x86_sim_model sim_core2_tcg = {
+	.name = "qemu-core2duo", .vendor = X86_VENDOR_INTEL, .family = 6,
+	.model = 15, .has_tsc = true, .has_mmx = true, .cpuid_level = 10,
+	.kind = SIM_NONE,
+};
+
+#define P4_REGS .kind = SIM_P4, .pmc_mask = 0x3FFFF, .sel_msr = 0x360, \
+	.ctr_msr = 0x300, .stride = 1, .width = 40
+
+const struct perfctr_x86_sim_model sim_p4 = {
+	.name = "p4-model2", .vendor = X86_VENDOR_INTEL, .family = 15,
+	.model = 2, .has_tsc = true, .has_mmx = true, .cpuid_level = 2,
+	P4_REGS,
+};
+
+const struct perfctr_x86_sim_model sim_p4_m1 = {
+	.name = "p4-model1", .vendor = X86_VENDOR_INTEL, .family = 15,
+	.model = 1, .has_tsc = true, .has_mmx = true, .cpuid_level = 2,
+	P4_REGS,
+};
+
+const struct perfctr_x86_sim_model sim_p4_ht = {
+	.name = "p4-model3-ht", .vendor = X86_VENDOR_INTEL, .family = 15,
+	.model = 3, .has_tsc = true, .has_mmx = true, .cpuid_level = 5,
+	.siblings = 2, P4_REGS,
+};
+
+/* ESCRs per counter pair and ESCR_SELECT, from the SDM's P4 tables. */
+static const u16 sim_p4_escr_map[8][8] = {
+	{ 0x3B2, 0x3B4, 0x3AA, 0x3B6, 0x3AC, 0x3C8, 0x3A2, 0x3A0 },
+	{ 0x3B3, 0x3B5, 0x3AB, 0x3B7, 0x3AD, 0x3C9, 0x3A3, 0x3A1 },
+	{ 0x3C0, 0x3C4, 0x3C2 },
+	{ 0x3C1, 0x3C5, 0x3C3 },
+	{ 0x3A6, 0x3A4, 0x3AE, 0x3B0, 0, 0x3A8 },
+	{ 0x3A7, 0x3A5, 0x3AF, 0x3B1, 0, 0x3A9 },
+	{ 0x3BA, 0x3CA, 0x3BC, 0x3BE, 0x3B8, 0x3CC, 0x3E0 },
+	{ 0x3BB, 0x3CB, 0x3BD, 0, 0x3B9, 0x3CD, 0x3E1 },
+};
+
+static const u8 sim_p4_pair[18] = {
+	0, 0, 1, 1, 2, 2, 3, 3, 4, 4, 5, 5, 6, 6, 7, 7, 6, 7
+};
+
+static bool sim_p4_escr_exists(u32 msr)
+{
+	unsigned int i, j;
+
+	if ((msr == 0x3BA || msr == 0x3BB) && S.m->model > 2)
+		return false;
+	for (i = 0; i < 8; i++)
+		for (j = 0; j < 8; j++)
+			if (sim_p4_escr_map[i][j] && sim_p4_escr_map[i][j] == msr)
+				return true;
+	return false;
+}
+
+/* The ESCR value counter @pmc's CCCR selects. */
+static u64 sim_p4_selected_escr(unsigned int pmc)
+{
+	u32 msr = sim_p4_escr_map[sim_p4_pair[pmc]][(S.sel[pmc] >> 13) & 7];
+
+	return sim_p4_escr_exists(msr) ? S.escr[msr - SIM_P4_ESCR0] : 0;
+}
+
+static u64 *sim_p4_reg(u32 msr, bool *is_ctr, unsigned int *pmc)
+{
+	if (msr >= 0x300 && msr < 0x312) {
+		*is_ctr = true;
+		*pmc = msr - 0x300;
+		return &S.ctr[msr - 0x300];
+	}
+	if (msr >= 0x360 && msr < 0x372)
+		return &S.sel[msr - 0x360];
+	if (msr == 0x3F1)
+		return &S.pebs_enable;
+	if (msr == 0x3F2)
+		return &S.pebs_matrix_vert;
+	if (sim_p4_escr_exists(msr))
+		return &S.escr[msr - SIM_P4_ESCR0];
+	return NULL;
+}
+
+#define K7_REGS .pmc_mask = 0xF, .sel_msr = 0xC0010000, \
+	.ctr_msr = 0xC0010004, .stride = 1, .width = 48
+
+const struct perfctr_x86_sim_model sim_k7 = {
+	.name = "k7", .vendor = X86_VENDOR_AMD, .family = 6, .model = 2,
+	.has_tsc = true, .has_mmx = true, .kind = SIM_K7, K7_REGS,
+};
+
+const struct perfctr_x86_sim_model sim_qemu_k7 = {
+	.name = "qemu-athlon", .vendor = X86_VENDOR_AMD, .family = 6,
+	.model = 2, .has_tsc = true, .has_mmx = true, .kind = SIM_K7,
+	.no_msrs = true, K7_REGS,
+};
+
+const struct perfctr_x86_sim_model sim_k8 = {
+	.name = "k8", .vendor = X86_VENDOR_AMD, .family = 15, .model = 5,
+	.has_tsc = true, .has_mmx = true, .kind = SIM_K7, K7_REGS,
+};
+
+const struct perfctr_x86_sim_model sim_fam10 = {
+	.name = "fam10h", .vendor = X86_VENDOR_AMD, .family = 16, .model = 2,
+	.has_tsc = true, .has_mmx = true, .kind = SIM_K7, K7_REGS,
+};
+
+const struct perfctr_x86_sim_model sim_fam15 = {
+	.name = "zen", .vendor = X86_VENDOR_AMD, .family = 23, .model = 1,
+	.has_tsc = true, .has_mmx = true, .has_perfctr_core = true,
+	.kind = SIM_K7, .pmc_mask = 0x3F, .sel_msr = 0xC0010200,
+	.ctr_msr = 0xC0010201, .stride = 2, .width = 48,
+};
+
+const struct perfctr_x86_sim_model sim_c3 = {
+	.name = "c3", .vendor = X86_VENDOR_CENTAUR, .family = 6, .model = 7,
+	.has_tsc = true, .has_mmx = true, .kind = SIM_C3, .pmc_mask = 0x2,
+	.sel_msr = 0x186, .ctr_msr = 0xC1, .stride = 1, .width = 40,
+};
+
+/* The machine simulated: what every CPU is, but where a test says. */
+static const struct perfctr_x86_sim_model *sim_machine;
+
+/* CPUID leaf 0xA of one CPU, where a test made it differ (hybrid CPUs). */
+struct sim_leaf_a {
+	bool set;
+	u32 eax, edx;
+};
+
+static DEFINE_PER_CPU(struct sim_leaf_a, sim_leaf_a);
+
+void perfctr_x86_sim_set_leaf_a(unsigned int cpu, u32 eax, u32 edx)
+{
+	struct sim_leaf_a *o = per_cpu_ptr(&sim_leaf_a, cpu);
+
+	o->eax = eax;
+	o->edx = edx;
+	o->set = true;
+}
+
+static void sim_power_on(struct perfctr_x86_sim_state *sim,
+			 const struct perfctr_x86_sim_model *m)
+{
+	memset(sim, 0, sizeof(*sim));
+	sim->m = m;
+	/* Architectural perfmon v2 powers up with its counters enabled. */
+	if (m->kind == SIM_ARCH)
+		sim->global_ctrl = m->pmc_mask | ((BIT_ULL(m->nr_fixed) - 1) << 32);
+}
+
+void perfctr_x86_sim_reset(const struct perfctr_x86_sim_model *m)
+{
+	unsigned int cpu;
+
+	for_each_possible_cpu(cpu)
+		per_cpu_ptr(&sim_leaf_a, cpu)->set = false;
+	sim_machine = m;
+	sim_power_on(&S, m);
+}
+
+void perfctr_x86_sim_live(const struct perfctr_x86_sim_model *m)
+{
+	unsigned int cpu;
+
+	sim_machine = m;
+	for_each_possible_cpu(cpu) {
+		struct perfctr_x86_sim_state *sim = per_cpu_ptr(&perfctr_x86_sim_pcpu, cpu);
+
+		sim_power_on(sim, m);
+		sim->live = true;
+	}
+}
+
+static u64 width_mask(void)
+{
+	return S.m->width >= 64 ? ~0ULL : (1ULL << S.m->width) - 1;
+}
+
+static bool arch_version2(void)
+{
+	return S.m->kind == SIM_ARCH && (S.m->cpuid_a_eax & 0xFF) >= 2;
+}
+
+/* The register behind @msr, or NULL if this model has none. */
+static u64 *sim_reg(u32 msr, bool *is_ctr, unsigned int *pmc)
+{
+	const struct perfctr_x86_sim_model *m = S.m;
+	unsigned int i;
+
+	*is_ctr = false;
+	if (m->kind == SIM_NONE || m->no_msrs)
+		return NULL;
+	if (m->kind == SIM_P4)
+		return sim_p4_reg(msr, is_ctr, pmc);
+	if ((m->kind == SIM_P5 || m->kind == SIM_WINCHIP) && msr == 0x11)
+		return &S.cesr;
+	if (arch_version2() && msr == 0x38F)
+		return &S.global_ctrl;
+	if (arch_version2() && msr == 0x38D)
+		return &S.fixed_ctrl;
+	if (arch_version2() && msr == 0x390)	/* GLOBAL_OVF_CTRL */
+		return &S.global_status;
+	if (arch_version2() && msr >= 0x309 && msr < 0x309 + m->nr_fixed) {
+		*is_ctr = true;
+		*pmc = PERFCTR_X86_FIXED_PMC | (msr - 0x309);
+		return &S.fixed[msr - 0x309];
+	}
+	for (i = 0; i < SIM_MAX_CTRS; i++) {
+		if (!(m->pmc_mask & (1U << i)))
+			continue;
+		*pmc = i;
+		if (m->kind != SIM_P5 && m->kind != SIM_WINCHIP &&
+		    msr == m->sel_msr + i * m->stride)
+			return &S.sel[i];
+		if (msr == m->ctr_msr + i * m->stride) {
+			*is_ctr = true;
+			return &S.ctr[i];
+		}
+	}
+	return NULL;
+}
+
+static bool counting(unsigned int pmc)
+{
+	u64 sel = S.sel[pmc];
+
+	if (S.m->dead)
+		return false;
+	switch (S.m->kind) {
+	case SIM_P5:
+		return (S.cesr >> (16 * pmc)) & 0xC0;
+	case SIM_WINCHIP:
+	case SIM_C3:
+		return true;
+	case SIM_P6:
+		return (S.sel[0] & EN) && (sel & CPL);
+	case SIM_ARCH:
+		if (arch_version2() && !(S.global_ctrl & (1ULL << pmc)))
+			return false;
+		return (sel & EN) && (sel & CPL);
+	case SIM_K7:
+		return (sel & EN) && (sel & CPL);
+	case SIM_P4:		/* CCCR enabled, ESCR counts some CPL */
+		return (sel & BIT(12)) && (sim_p4_selected_escr(pmc) & 0xF);
+	default:
+		return false;
+	}
+}
+
+/* Fixed counter @i counts if its field has a CPL bit and it is enabled. */
+static void sim_tick_fixed(u64 n)
+{
+	unsigned int i;
+
+	for (i = 0; i < S.m->nr_fixed; i++) {
+		u32 field = (S.fixed_ctrl >> (4 * i)) & 0xF;
+		u64 old = S.fixed[i];
+
+		if (S.m->dead || !(field & 3) || !(S.global_ctrl & BIT_ULL(32 + i)))
+			continue;
+		S.fixed[i] = (old + n) & width_mask();
+		if (S.fixed[i] < old)
+			S.global_status |= BIT_ULL(32 + i);
+		if (S.fixed[i] < old && (field & 8))
+			S.ovf_pending |= BIT(24 + i);
+	}
+}
+
+void perfctr_x86_sim_tick(u64 n)
+{
+	unsigned int pmc;
+
+	sim_tick_fixed(n);
+
+	for (pmc = 0; pmc < SIM_MAX_CTRS; pmc++) {
+		u64 old = S.ctr[pmc], new;
+
+		if (!(S.m->pmc_mask & (1U << pmc)) || !counting(pmc))
+			continue;
+		new = (old + n) & width_mask();
+		S.ctr[pmc] = new;
+		if (new >= old)
+			continue;
+		/* Wrapping past the top is the overflow that interrupts. */
+		if (S.m->kind == SIM_P4) {
+			S.sel[pmc] |= BIT(31);			/* sticky OVF */
+			if (S.sel[pmc] & BIT(26))		/* OVF_PMI_T0 */
+				S.ovf_pending |= 1U << pmc;
+		} else if (S.sel[pmc] & INT) {
+			S.ovf_pending |= 1U << pmc;
+		}
+		if (arch_version2())
+			S.global_status |= BIT_ULL(pmc);
+	}
+}
+
+/* The control that enables counter @pmc (for P6, counter 0's gates all). */
+static u64 sim_ctl_of(unsigned int pmc)
+{
+	if (pmc & PERFCTR_X86_FIXED_PMC)
+		return (S.fixed_ctrl >> (4 * (pmc & 0x1F))) & 0xF;
+	if (S.m->kind == SIM_P5 || S.m->kind == SIM_WINCHIP)
+		return (S.cesr >> (16 * pmc)) & 0xFFFF;
+	return S.sel[pmc];
+}
+
+u64 perfctr_x86_sim_counter(unsigned int pmc)
+{
+	if (pmc & PERFCTR_X86_FIXED_PMC)
+		return S.fixed[pmc & 0x1F];
+	return S.ctr[pmc];
+}
+
+/* Live mode: enabled counters count the real cycles since the last access. */
+static void sim_live_advance(void)
+{
+	u64 now;
+
+	if (!S.live)
+		return;
+	now = rdtsc();
+	if (S.last_tsc)
+		perfctr_x86_sim_tick(now - S.last_tsc);
+	S.last_tsc = now;
+	perfctr_x86_sim_publish();
+}
+
+u64 perfctr_sim_rdtsc(void)
+{
+	u64 now = S.tsc;
+
+	if (S.live) {
+		sim_live_advance();
+		S.nr_rdtsc++;
+		return S.last_tsc;
+	}
+
+	S.tsc += S.tsc_step;
+	S.nr_rdtsc++;
+	return now;
+}
+
+static void bad_access(u32 what)
+{
+	S.nr_bad++;
+	S.last_bad = what;
+}
+
+u64 perfctr_sim_rdpmc(u32 index)
+{
+	/* P4: bit 31 asks for a fast read of the low 32 bits. */
+	bool fast = S.m->kind == SIM_P4 && (index & BIT(31));
+	u32 i = fast ? index & 0x1F : index;
+
+	S.nr_rdpmc++;
+	sim_live_advance();
+	if (S.m->kind == SIM_ARCH && (index & PERFCTR_X86_FIXED_PMC)) {
+		i = index & ~PERFCTR_X86_FIXED_PMC;
+		if (arch_version2() && i < S.m->nr_fixed)
+			return S.fixed[i];
+		bad_access(index);
+		return 0;
+	}
+	if (S.m->no_rdpmc || i >= SIM_MAX_CTRS || !(S.m->pmc_mask & BIT(i))) {
+		bad_access(index);
+		return 0;
+	}
+	return fast ? (u32)S.ctr[i] : S.ctr[i];
+}
+
+int perfctr_sim_rdmsr_safe(u32 msr, u64 *val)
+{
+	unsigned int pmc = 0;
+	bool is_ctr;
+	u64 *reg = sim_reg(msr, &is_ctr, &pmc);
+
+	S.nr_rdmsr++;
+	if (!reg)
+		return -EIO;
+	sim_live_advance();
+	if (S.autotick)
+		perfctr_x86_sim_tick(S.autotick);
+	*val = *reg;
+	return 0;
+}
+
+int perfctr_sim_wrmsr_safe(u32 msr, u64 val)
+{
+	unsigned int pmc = 0;
+	bool is_ctr;
+	u64 *reg = sim_reg(msr, &is_ctr, &pmc);
+
+	S.nr_wrmsr++;
+	if (!reg)
+		return -EIO;
+	sim_live_advance();
+	if (msr == 0x390) {		/* write 1 to clear */
+		S.global_status &= ~val;
+		return 0;
+	}
+	/* Zeroing a live counter is harmless; presetting one is not. */
+	if (is_ctr && val)
+		S.sel_at_preset = sim_ctl_of(pmc);
+	if (is_ctr && S.m->sext31 && !(pmc & PERFCTR_X86_FIXED_PMC)) {
+		/* Legacy P6-style write: low 32 bits, sign-extended. */
+		val = (u64)(s64)(s32)(u32)val;
+	} else if (is_ctr && (val & ~width_mask())) {
+		return -EIO;		/* reserved bits above the width: #GP */
+	}
+	*reg = is_ctr ? val & width_mask() : val;
+	perfctr_x86_sim_publish();
+	return 0;
+}
+
+u64 perfctr_sim_rdmsr(u32 msr)
+{
+	u64 val = 0;
+
+	if (perfctr_sim_rdmsr_safe(msr, &val))
+		bad_access(msr);
+	return val;
+}
+
+void perfctr_sim_wrmsr(u32 msr, u64 val)
+{
+	if (perfctr_sim_wrmsr_safe(msr, val))
+		bad_access(msr);
+}
+
+/* Any CPU, online or not, from any CPU: the machine's answer or the test's. */
+void perfctr_sim_cpuid_on(unsigned int cpu, u32 leaf, u32 *a, u32 *b, u32 *c,
+			  u32 *d)
+{
+	const struct sim_leaf_a *o = per_cpu_ptr(&sim_leaf_a, cpu);
+	const struct perfctr_x86_sim_model *m = sim_machine;
+
+	*a = *b = *c = *d = 0;
+	if (leaf != 0xA)
+		return;
+	if (o->set) {
+		*a = o->eax;
+		*d = o->edx;
+	} else if (m->cpuid_level >= 0xA) {
+		*a = m->cpuid_a_eax;
+		*d = m->nr_fixed | (m->nr_fixed ? m->width << 5 : 0);
+	}
+}
+
+void perfctr_sim_cpu_ident(struct pc_cpu_ident *id)
+{
+	const struct perfctr_x86_sim_model *m = S.m;
+
+	memset(id, 0, sizeof(*id));
+	id->vendor = m->vendor;
+	id->family = m->family;
+	id->model = m->model;
+	id->has_tsc = m->has_tsc;
+	id->has_mmx = m->has_mmx;
+	id->has_apic = true;
+	id->has_perfctr_core = m->has_perfctr_core;
+	id->cpuid_level = m->cpuid_level;
+	id->siblings = m->siblings ? m->siblings : 1;
+}
+
+/* A simulated HT CPU pairs CPU 2k with 2k+1; thread 1s are the odd ones. */
+void perfctr_sim_thread1_cpus(struct cpumask *mask)
+{
+	unsigned int cpu;
+
+	cpumask_clear(mask);
+	if (S.m->siblings < 2)
+		return;
+	for_each_possible_cpu(cpu)
+		if (cpu & 1)
+			cpumask_set_cpu(cpu, mask);
+}
+
+bool perfctr_sim_reserve_kernel(u32 msr)
+{
+	if (S.kernel_busy)
+		return false;
+	S.kernel_reserved++;
+	return true;
+}
+
+void perfctr_sim_release_kernel(u32 msr)
+{
+	S.kernel_reserved--;
+}
+
+u32 perfctr_sim_lvtpc_read(void)
+{
+	return S.lvtpc;
+}
+
+void perfctr_sim_lvtpc_write(u32 val)
+{
+	S.lvtpc = val;
+	perfctr_x86_sim_lvtpc_changed();
+}
+
+void perfctr_sim_user_rdpmc(bool on)
+{
+	S.user_rdpmc = on;
+	perfctr_x86_sim_publish();
+}
+
+void perfctr_sim_nmi_window(void)
+{
+	if (S.nmi_window)
+		S.nmi_window();
+}

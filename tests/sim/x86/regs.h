@@ -1,0 +1,128 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+/*
+ * perfctr test builds: a simulated x86 CPU behind the accessors of
+ * arch/x86/perfctr/regs.h, the other side of that header. A model
+ * describes a family's registers; the state holds their contents. Tests
+ * pick a model, run driver code, make events happen with
+ * perfctr_x86_sim_tick(), and look at what the driver read and wrote.
+ */
+#ifndef _PERFCTR_SIM_X86_REGS_H
+#define _PERFCTR_SIM_X86_REGS_H
+
+#include <linux/percpu.h>
+#include <linux/types.h>
+
+/* Only test builds see this file: the accessors are the simulation's. */
+#ifndef PERFCTR_SIM
+#define PERFCTR_SIM 1
+#endif
+#include "../../../arch/x86/perfctr/regs.h"
+
+#define SIM_MAX_CTRS	18
+
+/* How a model's counters are enabled and programmed. */
+enum sim_kind {
+	SIM_NONE,	/* no counters */
+	SIM_P5,		/* CESR halves with CPL bits */
+	SIM_WINCHIP,	/* CESR, counters never stop */
+	SIM_P6,		/* EVNTSEL0.EN gates all counters */
+	SIM_ARCH,	/* per-counter EN, plus GLOBAL_CTRL from version 2 */
+	SIM_K7,		/* per-counter EN */
+	SIM_C3,		/* only counter 1, never stops */
+	SIM_P4,		/* CCCR per counter, selecting a shared ESCR */
+};
+
+#define SIM_P4_ESCR0	0x3A0
+#define SIM_P4_NR_ESCRS	0x42
+
+struct perfctr_x86_sim_model {
+	const char *name;
+	u8 vendor, family, model;
+	bool has_tsc, has_mmx, has_perfctr_core;
+	unsigned int cpuid_level;
+	u32 cpuid_a_eax;		/* CPUID 0xA EAX: version, counters */
+	unsigned int nr_fixed;		/* fixed-function counters (0xA EDX) */
+	enum sim_kind kind;
+	u32 pmc_mask;			/* counters that exist */
+	u32 sel_msr, ctr_msr, stride;
+	unsigned int width;		/* counter bits */
+	bool sext31;			/* writes sign-extend from bit 31 */
+	bool no_rdpmc;
+	bool dead;			/* MSRs work, nothing counts (QEMU) */
+	bool no_msrs;			/* counter MSRs fault (QEMU, others) */
+	unsigned int siblings;		/* hardware threads per core */
+};
+
+struct perfctr_x86_sim_state {
+	const struct perfctr_x86_sim_model *m;
+	u64 tsc;			/* value of the next RDTSC */
+	u64 tsc_step;			/* added to tsc after each RDTSC */
+	u64 sel[SIM_MAX_CTRS];
+	u64 ctr[SIM_MAX_CTRS];
+	u64 cesr;
+	u64 global_ctrl;
+	u64 escr[SIM_P4_NR_ESCRS];	/* P4 */
+	u64 fixed[4];			/* Intel fixed-function counters */
+	u64 fixed_ctrl;
+	u64 global_status;		/* arch v2 overflow flags */
+	u64 sel_at_preset;		/* a counter's control when last preset */
+	u64 pebs_enable, pebs_matrix_vert;
+	/* Overflows that interrupted: bit n, or bit 24 + n for fixed n. */
+	u32 ovf_pending;
+	u64 autotick;			/* events per MSR read: time passing */
+	bool kernel_busy;		/* perf_events holds the counters */
+	u32 lvtpc;			/* the local APIC's LVTPC entry */
+	bool nmi_registered;
+	unsigned int kernel_reserved;	/* MSRs we hold in its allocator */
+	unsigned int nr_rdtsc, nr_rdpmc, nr_rdmsr, nr_wrmsr;
+	unsigned int nr_bad;		/* unsafe access to a missing register */
+	u32 last_bad;
+	bool user_rdpmc;		/* CR4.PCE: user space may RDPMC */
+	void (*nmi_window)(void);	/* a test's NMI at pc_nmi_window() */
+	bool live;			/* counters follow the real TSC */
+	u64 last_tsc;
+};
+
+/*
+ * One simulated CPU per CPU. Tests pin themselves to one CPU; the driver
+ * calls in with preemption off; so the raw accessor is right.
+ */
+DECLARE_PER_CPU(struct perfctr_x86_sim_state, perfctr_x86_sim_pcpu);
+#define perfctr_x86_sim (*raw_cpu_ptr(&perfctr_x86_sim_pcpu))
+
+extern const struct perfctr_x86_sim_model sim_generic, sim_p5, sim_p5mmx,
+	sim_mii, sim_winchip, sim_p6, sim_arch_v1, sim_arch_v2, sim_k7,
+	sim_k8, sim_fam10, sim_fam15, sim_c3, sim_qemu_p6, sim_qemu_k7,
+	sim_p4, sim_p4_m1, sim_p4_ht, sim_core2_tcg, sim_no_tsc;
+
+/*
+ * Power on @m: registers zero, TSC at 0 and still, nothing reserved,
+ * every CPU's CPUID the model's.
+ */
+void perfctr_x86_sim_reset(const struct perfctr_x86_sim_model *m);
+
+/*
+ * CPU @cpu answers CPUID leaf 0xA with @eax and @edx instead of as the
+ * model does (a hybrid or asymmetric machine), until the next reset.
+ */
+void perfctr_x86_sim_set_leaf_a(unsigned int cpu, u32 eax, u32 edx);
+
+/* @n events happen: every enabled counter advances by @n. */
+void perfctr_x86_sim_tick(u64 n);
+
+/* The value of hardware counter @pmc (or PERFCTR_X86_FIXED_PMC | n), full width. */
+u64 perfctr_x86_sim_counter(unsigned int pmc);
+
+/* Every CPU powered on as @m, its counters following the real TSC. */
+void perfctr_x86_sim_live(const struct perfctr_x86_sim_model *m);
+
+/*
+ * What the model asks of whoever drives it: kunit.c in perfctr_test.ko
+ * (one CPU, the test's time) or live.c in perfctr_simpmu.ko (every CPU,
+ * real time). Each module links one of the two, which also give
+ * perfctr_sim_on_each_cpu() and perfctr_sim_(un)register_nmi().
+ */
+void perfctr_x86_sim_publish(void);		/* the registers changed */
+void perfctr_x86_sim_lvtpc_changed(void);	/* PMIs masked or not */
+
+#endif /* _PERFCTR_SIM_X86_REGS_H */

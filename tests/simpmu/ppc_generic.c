@@ -1,4 +1,0 @@
-// SPDX-License-Identifier: GPL-2.0-only
-/* arch/powerpc/perfctr/generic.c for the simulated-PMU module. */
-#define PERFCTR_SIM 1
-#include "../../arch/powerpc/perfctr/generic.c"

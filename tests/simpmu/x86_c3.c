@@ -1,4 +1,0 @@
-// SPDX-License-Identifier: GPL-2.0-only
-/* arch/x86/perfctr/c3.c for the simulated-PMU module. */
-#define PERFCTR_SIM 1
-#include "../../arch/x86/perfctr/c3.c"
