@@ -11,6 +11,7 @@
  * The module creates the mount point; like binfmt_misc's, it is mounted
  * by user space: mount -t perfctr none /proc/perfctr.
  */
+#include <linux/cred.h>
 #include <linux/fs.h>
 #include <linux/fs_context.h>
 #include <linux/kernel.h>
@@ -71,13 +72,11 @@ static struct inode *pfs_new_inode(struct super_block *sb, umode_t mode)
 /* A thread's files belong to it, as /proc/<pid>/ does. */
 static void pfs_set_owner(struct inode *inode, struct task_struct *task)
 {
-	const struct cred *cred;
+	const struct cred *cred = get_task_cred(task);
 
-	rcu_read_lock();
-	cred = __task_cred(task);
 	inode->i_uid = cred->euid;
 	inode->i_gid = cred->egid;
-	rcu_read_unlock();
+	put_cred(cred);
 }
 
 /* An inode of thread @pid's; it holds a reference to @pid. */
