@@ -1176,41 +1176,19 @@ out:
 	return err;
 }
 
-const struct file_operations vperfctr_control_fops = {
-	.owner = THIS_MODULE,
-	.open = vp_open,
-	.read = vp_control_read,
-	.write = vp_control_write,
-	.llseek = default_llseek,
-};
+/* The files of /proc/perfctr/<tid>/: each opened by vp_open(). */
+#define VP_FOPS(...)							\
+	{ .owner = THIS_MODULE, .open = vp_open,			\
+	  .llseek = default_llseek, __VA_ARGS__ }
 
-const struct file_operations vperfctr_sums_fops = {
-	.owner = THIS_MODULE,
-	.open = vp_open,
-	.read = vp_sums_read,
-	.llseek = default_llseek,
-};
-
-const struct file_operations vperfctr_state_fops = {
-	.owner = THIS_MODULE,
-	.open = vp_open,
-	.mmap = vp_state_mmap,
-	.llseek = default_llseek,
-};
-
-const struct file_operations vperfctr_status_fops = {
-	.owner = THIS_MODULE,
-	.open = vp_open,
-	.read = vp_status_read,
-	.llseek = default_llseek,
-};
-
-const struct file_operations vperfctr_command_fops = {
-	.owner = THIS_MODULE,
-	.open = vp_open,
-	.write = vp_command_write,
-	.llseek = default_llseek,
-};
+const struct file_operations vperfctr_control_fops =
+	VP_FOPS(.read = vp_control_read, .write = vp_control_write);
+const struct file_operations vperfctr_sums_fops = VP_FOPS(.read = vp_sums_read);
+const struct file_operations vperfctr_state_fops = VP_FOPS(.mmap = vp_state_mmap);
+const struct file_operations vperfctr_status_fops =
+	VP_FOPS(.read = vp_status_read);
+const struct file_operations vperfctr_command_fops =
+	VP_FOPS(.write = vp_command_write);
 
 /*
  * A set survives exec only into a program that anyone with the owner's
