@@ -33,7 +33,7 @@
 
 #include "test_util.h"
 #include "vp_util.h"
-#include "../sim/user/simpmu_user.h"
+#include "simpmu_user.h"
 
 #define RECLAIM_PATH	PERFCTR_ROOT "/reclaim"
 #define SUID_HELPER	"/tmp/perfctr-suid-helper"

@@ -29,7 +29,7 @@
 #include <unistd.h>
 
 #include "libperfctr.h"
-#include "sim_models.h"
+#include "models.h"
 #include "test_util.h"
 #include "vp_util.h"
 

@@ -16,7 +16,7 @@
 
 #include <perfctr/perfctr.h>
 
-#include "sim_models.h"
+#include "models.h"
 #include "test_util.h"
 
 #define MAX_CPUS	64

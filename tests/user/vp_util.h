@@ -11,7 +11,7 @@
 #include <sys/types.h>
 
 #include "libperfctr.h"
-#include "sim_models.h"
+#include "models.h"
 
 #define NOBODY		65534
 #define CTL_SIZE	sizeof(struct vperfctr_control)
