@@ -140,6 +140,7 @@ void get_sums(int fd, struct perfctr_sum_ctrs *s);
 void set_control(int fd, const struct vperfctr_control *c);
 void do_command(int fd, __u32 cmd);
 void lib_control(struct vperfctr *vp, const struct vperfctr_control *c);
+struct vperfctr *lib_open_full(struct vperfctr_control *c, unsigned int *n);
 void count_at_least(struct vperfctr *vp, int fd, unsigned long long ticks);
 __u32 cstatus_of(const struct vperfctr_state *st);
 const struct vperfctr_state *state_of(const struct vperfctr *vp);

@@ -104,6 +104,20 @@ void lib_control(struct vperfctr *vp, const struct vperfctr_control *c)
 }
 
 /*
+ * The caller's counters, opened through libperfctr and running
+ * full_control(@c); the number of counters besides the TSC in *@n.
+ */
+struct vperfctr *lib_open_full(struct vperfctr_control *c, unsigned int *n)
+{
+	struct vperfctr *vp = vperfctr_open();
+
+	ck_assert_msg(vp, "vperfctr_open: %s", strerror(errno));
+	*n = full_control(c);
+	lib_control(vp, c);
+	return vp;
+}
+
+/*
  * Runs until the TSC sum (of @vp, else of the sums file @fd) reaches
  * @ticks: a known amount counted, however the thread was scheduled.
  */

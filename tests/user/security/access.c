@@ -5,8 +5,6 @@
  */
 #define _GNU_SOURCE
 #include <check.h>
-#include <errno.h>
-#include <fcntl.h>
 #include <sys/ptrace.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -19,29 +17,24 @@
 static int same_uid_reader(int rd, int wr, void *arg)
 {
 	int how = *(int *)arg;		/* 0: plain, 1: traced */
-	struct perfctr_sum_ctrs s;
 	struct report r;
-	struct vperfctr *vp;
 	struct kid t;
-	int st, ok;
+	int st, ok, err;
 
 	(void)rd;
 	(void)wr;
-	if (become_nobody() || kid_spawn(&t, counting_kid, NULL))
+	if (become_nobody())
 		return kid_fail(80);
-	if (read(t.rd, &r, sizeof(r)) != sizeof(r))
-		return 100 + kid_reap(&t);
+	err = kid_spawn_report(&t, counting_kid, NULL, &r, sizeof(r));
+	if (err)
+		return err;
 	if (how && (ptrace(PTRACE_ATTACH, t.pid, 0, 0) ||
 		    waitpid(t.pid, &st, 0) != t.pid))
 		return kid_fail(81);
-	errno = 0;
-	vp = vperfctr_open_tid(t.pid);
 	if (how || param_get("read_same_uid"))
-		ok = vp && !vperfctr_read_sums(vp, &s) &&
-		     !memcmp(&s, &r.sums, sizeof(s));
+		ok = reads_report(t.pid, &r);
 	else
-		ok = !vp && errno == EACCES &&
-		     pfs_open(t.pid, "sums", O_RDONLY) < 0 && errno == EACCES;
+		ok = read_refused(t.pid);
 	if (how)
 		ptrace(PTRACE_DETACH, t.pid, 0, 0);
 	if (kid_reap(&t))

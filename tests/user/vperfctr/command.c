@@ -92,16 +92,14 @@ START_TEST(command_without_counters)
 
 START_TEST(command_suspend_resume)
 {
-	struct vperfctr *vp = vperfctr_open();
 	const struct vperfctr_state *st;
 	struct perfctr_sum_ctrs a, b;
 	struct vperfctr_control c;
+	struct vperfctr *vp;
 	unsigned int i, n;
 
-	ck_assert_ptr_nonnull(vp);
+	vp = lib_open_full(&c, &n);
 	st = state_of(vp);
-	n = full_control(&c);
-	lib_control(vp, &c);
 	ck_assert_uint_eq(cstatus_of(st), full_cstatus());
 	spin(ms_ticks(2));
 	ck_assert_int_eq(vperfctr_suspend(vp), 0);
@@ -126,14 +124,13 @@ START_TEST(command_suspend_resume)
 
 START_TEST(command_clear)
 {
-	struct vperfctr *vp = vperfctr_open();
 	struct vperfctr_control c, got;
 	struct perfctr_sum_ctrs s;
 	unsigned long long t0;
+	struct vperfctr *vp;
+	unsigned int n;
 
-	ck_assert_ptr_nonnull(vp);
-	full_control(&c);
-	lib_control(vp, &c);
+	vp = lib_open_full(&c, &n);
 	count_at_least(vp, -1, ms_ticks(50));
 	ck_assert_int_eq(vperfctr_suspend(vp), 0);
 	ck_assert_int_eq(vperfctr_clear(vp), 0);

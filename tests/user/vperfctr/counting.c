@@ -38,10 +38,7 @@ static void timing_start(struct timing *t)
 {
 	struct vperfctr_control c;
 
-	t->vp = vperfctr_open();
-	ck_assert_msg(t->vp, "vperfctr_open: %s", strerror(errno));
-	t->n = full_control(&c);
-	lib_control(t->vp, &c);
+	t->vp = lib_open_full(&c, &t->n);
 	t->why[0] = 0;
 }
 
@@ -53,6 +50,25 @@ static void attempts(attempt_fn fn, struct timing *t)
 		if (fn(t))
 			return;
 	ck_abort_msg("failed %d times, the last: %s", ATTEMPTS, t->why);
+}
+
+/*
+ * The simulated counters count TSC cycles while enabled: from @a to @b
+ * each counted the TSC's @d, within 10%.
+ */
+static int pmcs_track(struct timing *t, const struct perfctr_sum_ctrs *a,
+		      const struct perfctr_sum_ctrs *b, unsigned long long d)
+{
+	unsigned int i;
+
+	for (i = 0; i < t->n; i++) {
+		if (!within(b->pmc[i] - a->pmc[i], d, 10)) {
+			snprintf(t->why, sizeof(t->why), "pmc%u %llu for tsc %llu", i,
+				 b->pmc[i] - a->pmc[i], d);
+			return 0;
+		}
+	}
+	return 1;
 }
 
 static int sleep_attempt(struct timing *t)
@@ -92,7 +108,6 @@ static int spin_attempt(struct timing *t)
 {
 	unsigned long long busy, d;
 	struct perfctr_sum_ctrs a, b;
-	unsigned int i;
 
 	ck_assert_int_eq(vperfctr_read_sums(t->vp, &a), 0);
 	busy = spin(ms_ticks(200));
@@ -102,15 +117,7 @@ static int spin_attempt(struct timing *t)
 		snprintf(t->why, sizeof(t->why), "tsc %llu for %llu busy", d, busy);
 		return 0;
 	}
-	/* The simulated counters count TSC cycles while enabled. */
-	for (i = 0; i < t->n; i++) {
-		if (!within(b.pmc[i] - a.pmc[i], d, 10)) {
-			snprintf(t->why, sizeof(t->why), "pmc%u %llu for tsc %llu", i,
-				 b.pmc[i] - a.pmc[i], d);
-			return 0;
-		}
-	}
-	return 1;
+	return pmcs_track(t, &a, &b, d);
 }
 
 START_TEST(tsc_spinning_thread_accrues_runtime)
@@ -319,14 +326,7 @@ static int migration_attempt(struct timing *t)
 			 elapsed);
 		return 0;
 	}
-	for (i = 0; i < t->n; i++) {
-		if (!within(b.pmc[i] - a.pmc[i], d, 10)) {
-			snprintf(t->why, sizeof(t->why), "pmc%u %llu for tsc %llu", i,
-				 b.pmc[i] - a.pmc[i], d);
-			return 0;
-		}
-	}
-	return 1;
+	return pmcs_track(t, &a, &b, d);
 }
 
 START_TEST(migration_ping_pong)

@@ -82,40 +82,49 @@ START_TEST(control_reads_back)
 	ck_assert_uint_gt(s.tsc, 0);
 }
 
-START_TEST(control_read_size)
+#define ROOM	16	/* what a larger read offers beyond the record */
+
+/*
+ * With the TSC control @c running, reads of the file @name: one byte
+ * short of @size is refused (EINVAL); @size bytes and more read @size,
+ * into @exact and (@size + ROOM bytes, 0xff first) @over.
+ */
+static void read_sizes(const char *name, struct vperfctr_control *c,
+		       size_t size, void *exact, void *over)
 {
-	char buf[CTL_SIZE + 16];
-	struct vperfctr_control c;
 	struct files f;
+	int fd;
 
 	files_open(&f, gettid());
-	tsc_control(&c);
-	set_control(f.ctl, &c);
+	tsc_control(c);
+	set_control(f.ctl, c);
+	fd = pfs_open(gettid(), name, O_RDONLY);
+	ck_assert_int_ge(fd, 0);
 	errno = 0;
-	ck_assert_int_eq(pread(f.ctl, buf, CTL_SIZE - 1, 0), -1);
+	ck_assert_int_eq(pread(fd, exact, size - 1, 0), -1);
 	ck_assert_int_eq(errno, EINVAL);
-	ck_assert_int_eq(pread(f.ctl, buf, CTL_SIZE, 0), CTL_SIZE);
-	ck_assert_mem_eq(buf, &c, CTL_SIZE);
-	memset(buf, 0xff, sizeof(buf));
-	ck_assert_int_eq(pread(f.ctl, buf, sizeof(buf), 0), CTL_SIZE);
-	ck_assert_mem_eq(buf, &c, CTL_SIZE);
+	ck_assert_int_eq(pread(fd, exact, size, 0), size);
+	memset(over, 0xff, size + ROOM);
+	ck_assert_int_eq(pread(fd, over, size + ROOM, 0), size);
+}
+
+START_TEST(control_read_size)
+{
+	char exact[CTL_SIZE], over[CTL_SIZE + ROOM];
+	struct vperfctr_control c;
+
+	read_sizes("control", &c, CTL_SIZE, exact, over);
+	ck_assert_mem_eq(exact, &c, CTL_SIZE);
+	ck_assert_mem_eq(over, &c, CTL_SIZE);
 }
 
 START_TEST(sums_read_size)
 {
-	char buf[SUMS_SIZE + 16];
+	char exact[SUMS_SIZE], over[SUMS_SIZE + ROOM];
 	struct vperfctr_control c;
-	struct files f;
 
-	files_open(&f, gettid());
-	tsc_control(&c);
-	set_control(f.ctl, &c);
-	errno = 0;
-	ck_assert_int_eq(pread(f.sums, buf, SUMS_SIZE - 1, 0), -1);
-	ck_assert_int_eq(errno, EINVAL);
-	ck_assert_int_eq(pread(f.sums, buf, SUMS_SIZE, 0), SUMS_SIZE);
-	ck_assert_int_eq(pread(f.sums, buf, sizeof(buf), 0), SUMS_SIZE);
-	ck_assert_uint_gt(((struct perfctr_sum_ctrs *)buf)->tsc, 0);
+	read_sizes("sums", &c, SUMS_SIZE, exact, over);
+	ck_assert_uint_gt(((struct perfctr_sum_ctrs *)over)->tsc, 0);
 }
 
 void vp_files_tcase(Suite *s)

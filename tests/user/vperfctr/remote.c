@@ -44,10 +44,7 @@ START_TEST(remote_read_as_root)
  */
 static int unprivileged_reader(int rd, int wr, void *arg)
 {
-	int nodump = *(int *)arg, ok, fd;
-	struct perfctr_sum_ctrs s;
-	struct vperfctr_control c;
-	struct vperfctr *vp;
+	int nodump = *(int *)arg, ok, err;
 	struct report r;
 	struct kid t;
 
@@ -58,22 +55,10 @@ static int unprivileged_reader(int rd, int wr, void *arg)
 	/* setuid() made us non-dumpable; our child inherits this. */
 	if (prctl(PR_SET_DUMPABLE, 1, 0, 0, 0))
 		return kid_fail(31);
-	if (kid_spawn(&t, counting_kid, &nodump))
-		return kid_fail(32);
-	if (read(t.rd, &r, sizeof(r)) != sizeof(r))
-		return 100 + kid_reap(&t);	/* its own step, offset */
-	errno = 0;
-	vp = vperfctr_open_tid(t.pid);
-	if (nodump) {
-		ok = !vp && errno == EACCES;
-		fd = pfs_open(t.pid, "sums", O_RDONLY);
-		ok = ok && fd < 0 && errno == EACCES;
-	} else {
-		ok = vp && !vperfctr_read_sums(vp, &s) &&
-		     !memcmp(&s, &r.sums, sizeof(s)) &&
-		     !vperfctr_read_control(vp, &c) &&
-		     !memcmp(&c, &r.ctl, sizeof(c));
-	}
+	err = kid_spawn_report(&t, counting_kid, &nodump, &r, sizeof(r));
+	if (err)
+		return err;
+	ok = nodump ? read_refused(t.pid) : reads_report(t.pid, &r);
 	if (kid_reap(&t))
 		return kid_fail(35);
 	return ok ? 0 : 34;
@@ -82,19 +67,15 @@ static int unprivileged_reader(int rd, int wr, void *arg)
 START_TEST(remote_read_same_uid)
 {
 	int nodump = 0;
-	struct kid k;
 
-	kid_start(&k, unprivileged_reader, &nodump);
-	kid_done(&k);
+	kid_run(unprivileged_reader, &nodump);
 }
 
 START_TEST(remote_read_not_dumpable_refused)
 {
 	int nodump = 1;
-	struct kid k;
 
-	kid_start(&k, unprivileged_reader, &nodump);
-	kid_done(&k);
+	kid_run(unprivileged_reader, &nodump);
 }
 
 /* As nobody, reads root's (our) counters: EACCES; its own: allowed. */
@@ -109,12 +90,8 @@ static int other_uid_reader(int rd, int wr, void *arg)
 	(void)wr;
 	if (setuid(NOBODY) || prctl(PR_SET_DUMPABLE, 1, 0, 0, 0))
 		return kid_fail(30);
-	errno = 0;
-	if (vperfctr_open_tid(root_tid) || errno != EACCES)
+	if (!read_refused(root_tid))
 		return kid_fail(31);
-	fd = pfs_open(root_tid, "sums", O_RDONLY);
-	if (fd >= 0 || errno != EACCES)
-		return kid_fail(32);
 	fd = pfs_open(root_tid, "control", O_RDONLY);
 	if (fd >= 0 || errno != EACCES)
 		return kid_fail(33);
@@ -171,24 +148,20 @@ static int saved_uid_reader(int rd, int wr, void *arg)
 	struct perfctr_sum_ctrs s;
 	struct vperfctr *vp;
 	struct kid t;
+	int ok, err;
 	char done;
-	int ok, fd;
 
 	(void)rd;
 	(void)wr;
-	if (kid_spawn(&t, saved_uid_target, arg))
-		return kid_fail(30);
-	if (read(t.rd, &done, 1) != 1)
-		return 100 + kid_reap(&t);
+	err = kid_spawn_report(&t, saved_uid_target, arg, &done, 1);
+	if (err)
+		return err;
 	if (setresuid(NOBODY, NOBODY, NOBODY) || prctl(PR_SET_DUMPABLE, 1, 0, 0, 0))
 		return kid_fail(31);
-	errno = 0;
-	vp = vperfctr_open_tid(t.pid);
 	if (suid != NOBODY) {
-		ok = !vp && errno == EACCES;
-		fd = pfs_open(t.pid, "sums", O_RDONLY);
-		ok = ok && fd < 0 && errno == EACCES;
+		ok = read_refused(t.pid);
 	} else {
+		vp = vperfctr_open_tid(t.pid);
 		ok = vp && !vperfctr_read_sums(vp, &s);
 	}
 	if (kid_reap(&t))
@@ -199,19 +172,15 @@ static int saved_uid_reader(int rd, int wr, void *arg)
 START_TEST(remote_read_saved_uid_refused)
 {
 	uid_t suid = 0;
-	struct kid k;
 
-	kid_start(&k, saved_uid_reader, &suid);
-	kid_done(&k);
+	kid_run(saved_uid_reader, &suid);
 }
 
 START_TEST(remote_read_all_ids_allowed)
 {
 	uid_t suid = NOBODY;
-	struct kid k;
 
-	kid_start(&k, saved_uid_reader, &suid);
-	kid_done(&k);
+	kid_run(saved_uid_reader, &suid);
 }
 
 /*
@@ -242,7 +211,7 @@ static int turning_target(int rd, int wr, void *arg)
 static int recheck_reader(int rd, int wr, void *arg)
 {
 	struct perfctr_sum_ctrs s;
-	int fd, ok;
+	int fd, ok, err;
 	struct kid t;
 	char b = 1;
 
@@ -251,10 +220,9 @@ static int recheck_reader(int rd, int wr, void *arg)
 	(void)arg;
 	if (setuid(NOBODY) || prctl(PR_SET_DUMPABLE, 1, 0, 0, 0))
 		return kid_fail(30);
-	if (kid_spawn(&t, turning_target, NULL))
-		return kid_fail(31);
-	if (read(t.rd, &b, 1) != 1)
-		return 100 + kid_reap(&t);
+	err = kid_spawn_report(&t, turning_target, NULL, &b, 1);
+	if (err)
+		return err;
 	fd = pfs_open(t.pid, "sums", O_RDONLY);
 	ok = fd >= 0 && pread(fd, &s, sizeof(s), 0) == sizeof(s);
 	if (!ok)
@@ -270,10 +238,7 @@ static int recheck_reader(int rd, int wr, void *arg)
 
 START_TEST(remote_read_rechecked_per_request)
 {
-	struct kid k;
-
-	kid_start(&k, recheck_reader, NULL);
-	kid_done(&k);
+	kid_run(recheck_reader, NULL);
 }
 
 /* A tracee just stopped may still be leaving its CPU: EBUSY, try again. */
@@ -330,13 +295,37 @@ static int traced_kid(int rd, int wr, void *arg)
 	return memcmp(&a, &b, sizeof(a)) ? 25 : 0;
 }
 
-static void stop_traced(pid_t pid)
+/* Stops our tracee @pid, then writes @c to its control file @ctl. */
+static void control_stopped(pid_t pid, int ctl, const struct vperfctr_control *c)
 {
 	int status;
 
 	ck_assert_int_eq(ptrace(PTRACE_INTERRUPT, pid, 0, 0), 0);
 	ck_assert_int_eq(waitpid(pid, &status, 0), pid);
 	ck_assert(WIFSTOPPED(status));
+	ck_assert_msg(put_retry(ctl, c, sizeof(*c)) == CTL_SIZE, "control: %s",
+		      strerror(errno));
+}
+
+/* Lets the tracee go, to check what it was given, and waits for it. */
+static void release_traced(struct kid *k)
+{
+	ck_assert_int_eq(ptrace(PTRACE_DETACH, k->pid, 0, 0), 0);
+	ck_assert_int_eq(write(k->wr, "g", 1), 1);
+	kid_done(k);
+}
+
+/* @c written to @ctl is refused (EPERM): the control is still @old. */
+static void change_refused(int ctl, const struct vperfctr_control *c,
+			   const struct vperfctr_control *old)
+{
+	struct vperfctr_control got;
+
+	errno = 0;
+	ck_assert_int_eq(put_control(ctl, c), -1);
+	ck_assert_int_eq(errno, EPERM);
+	get_control(ctl, &got);
+	ck_assert_mem_eq(&got, old, CTL_SIZE);
 }
 
 START_TEST(remote_change_needs_ptrace_stop)
@@ -356,34 +345,22 @@ START_TEST(remote_change_needs_ptrace_stop)
 
 	/* Not traced: reading is allowed, changing is not. */
 	errno = 0;
-	ck_assert_int_eq(put_control(ctl, &c1), -1);
-	ck_assert_int_eq(errno, EPERM);
-	errno = 0;
 	ck_assert_int_eq(put_command(cmd, VPERFCTR_CMD_SUSPEND), -1);
 	ck_assert_int_eq(errno, EPERM);
-	get_control(ctl, &got);
-	ck_assert_mem_eq(&got, &c0, CTL_SIZE);
+	change_refused(ctl, &c1, &c0);
 
 	/* Traced but running: still not. */
 	ck_assert_int_eq(ptrace(PTRACE_SEIZE, k.pid, 0, 0), 0);
-	errno = 0;
-	ck_assert_int_eq(put_control(ctl, &c1), -1);
-	ck_assert_int_eq(errno, EPERM);
-	get_control(ctl, &got);
-	ck_assert_mem_eq(&got, &c0, CTL_SIZE);
+	change_refused(ctl, &c1, &c0);
 
 	/* Stopped by us: allowed. */
-	stop_traced(k.pid);
-	ck_assert_msg(put_retry(ctl, &c1, sizeof(c1)) == CTL_SIZE, "control: %s",
-		      strerror(errno));
+	control_stopped(k.pid, ctl, &c1);
 	get_control(ctl, &got);
 	ck_assert_mem_eq(&got, &c1, CTL_SIZE);
 	suspend = VPERFCTR_CMD_SUSPEND;
 	ck_assert_msg(put_retry(cmd, &suspend, sizeof(suspend)) == sizeof(suspend),
 		      "suspend: %s", strerror(errno));
-	ck_assert_int_eq(ptrace(PTRACE_DETACH, k.pid, 0, 0), 0);
-	ck_assert_int_eq(write(k.wr, "g", 1), 1);
-	kid_done(&k);
+	release_traced(&k);
 }
 
 /* Has no counters until its stopped self is given some by its tracer. */
@@ -427,12 +404,8 @@ START_TEST(remote_control_creates_counters)
 	ck_assert(is_zero(&got, sizeof(got)));
 	full_control(&c);
 	ck_assert_int_eq(ptrace(PTRACE_SEIZE, k.pid, 0, 0), 0);
-	stop_traced(k.pid);
-	ck_assert_msg(put_retry(ctl, &c, sizeof(c)) == CTL_SIZE, "control: %s",
-		      strerror(errno));
-	ck_assert_int_eq(ptrace(PTRACE_DETACH, k.pid, 0, 0), 0);
-	ck_assert_int_eq(write(k.wr, "g", 1), 1);
-	kid_done(&k);
+	control_stopped(k.pid, ctl, &c);
+	release_traced(&k);
 }
 
 /* The id rules below are perfctr.read_same_uid's: opt in for them. */

@@ -39,17 +39,15 @@ START_TEST(state_page_shows_cstatus)
 
 START_TEST(mmap_equals_sums_when_stopped)
 {
-	struct vperfctr *vp = vperfctr_open();
 	const struct vperfctr_state *st;
 	struct perfctr_sum_ctrs m, r;
 	struct vperfctr_control c;
+	struct vperfctr *vp;
 	unsigned int i, n;
 
-	ck_assert_ptr_nonnull(vp);
+	vp = lib_open_full(&c, &n);
 	st = state_of(vp);
 	ck_assert(st);
-	n = full_control(&c);
-	lib_control(vp, &c);
 	spin(ms_ticks(10));
 	ck_assert_int_eq(vperfctr_suspend(vp), 0);
 	memset(&m, 0, sizeof(m));
@@ -91,15 +89,13 @@ static unsigned long long median(unsigned long long *v, size_t n)
  */
 START_TEST(mmap_close_to_sums_when_running)
 {
-	struct vperfctr *vp = vperfctr_open();
 	unsigned long long prev = 0, a, b, gap[500];
 	struct perfctr_sum_ctrs m1, s, m2;
 	struct vperfctr_control c;
+	struct vperfctr *vp;
 	unsigned int i, j, n;
 
-	ck_assert_ptr_nonnull(vp);
-	n = full_control(&c);
-	lib_control(vp, &c);
+	vp = lib_open_full(&c, &n);
 	for (i = 0; i < ARRAY_SIZE(gap); i++) {
 		a = vperfctr_read_tsc(vp);
 		ck_assert_int_eq(vperfctr_read_sums(vp, &s), 0);
