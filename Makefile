@@ -5,6 +5,9 @@
 #   make                      build perfctr.ko against $(KDIR)
 #   make KDIR=/path/to/build  build against another kernel build tree
 #   make modules_install      install into /lib/modules/<release>/extra
+#   make tools                libperfctr, vself and gperfctr, in .build/tools
+#   make install [PREFIX=/usr/local] [DESTDIR=]
+#                             install those: library, headers, .pc, bin
 #   make clean
 #   make check                every test (installs what it needs)
 #   make run                  boot a test VM with the module and show it
@@ -17,6 +20,15 @@ all: modules
 
 modules modules_install:
 	$(MAKE) -C $(KDIR) M=$(PWD) $@
+
+# User space needs no kernel tree: tools/Makefile builds it on its own.
+TOOLS_O := $(PWD)/.build/tools
+
+tools:
+	$(MAKE) -C tools O=$(TOOLS_O)
+
+install:
+	$(MAKE) -C tools O=$(TOOLS_O) install
 
 # Works without a kernel tree too: the test builds live in .build/.
 clean:
@@ -32,4 +44,4 @@ run:
 bench:
 	bash tests/bench.sh
 
-.PHONY: all modules modules_install clean check run bench
+.PHONY: all modules modules_install tools install clean check run bench

@@ -24,10 +24,9 @@
 #include <unistd.h>
 #include <linux/perf_event.h>
 
-#include "libperfctr.h"
+#include "check_util.h"
 
 #define REPS	9
-#define ARRAY_SIZE(a)	(sizeof(a) / sizeof((a)[0]))
 /*
  * Compiled as if called from anywhere: the timed loops and the operations
  * they call stay as written, with no inlining or specialising.
@@ -36,14 +35,6 @@
 
 static double ticks_per_insn;
 static const char *sim_model;	/* $PERFCTR_SIM_MODEL */
-
-static inline unsigned long long rdtsc(void)
-{
-	unsigned int lo, hi;
-
-	asm volatile("rdtsc" : "=a" (lo), "=d" (hi));
-	return (unsigned long long)hi << 32 | lo;
-}
 
 /* --- calibration --- */
 

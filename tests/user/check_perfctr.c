@@ -16,25 +16,16 @@
 
 #include <perfctr/perfctr.h>
 
-#include "test_util.h"
+#include "check_util.h"
 
-#define MAX_CPUS	64
-
-static struct perfctr_cpu_control tsc_control(void)
+/* Global mode's control: one per CPU, here the TSC alone. */
+static struct perfctr_cpu_control tsc_only(void)
 {
 	struct perfctr_cpu_control c;
 
 	memset(&c, 0, sizeof(c));
 	c.tsc_on = 1;
 	return c;
-}
-
-static int open_global(void)
-{
-	int fd = open(GLOBAL_PATH, O_RDWR);
-
-	ck_assert_msg(fd >= 0, "open %s: %s", GLOBAL_PATH, strerror(errno));
-	return fd;
 }
 
 static ssize_t write_control(int fd, const struct perfctr_cpu_control *c)
@@ -44,7 +35,7 @@ static ssize_t write_control(int fd, const struct perfctr_cpu_control *c)
 
 static void start_tsc(int fd)
 {
-	struct perfctr_cpu_control c = tsc_control();
+	struct perfctr_cpu_control c = tsc_only();
 
 	ck_assert_int_eq(write_control(fd, &c), sizeof(c));
 }
@@ -57,21 +48,11 @@ static void stop(int fd)
 	ck_assert_int_eq(write_control(fd, &c), sizeof(c));
 }
 
-/* Reads every CPU's sums; returns the number of CPU entries. */
-static int read_sums(int fd, struct perfctr_sum_ctrs *sums)
-{
-	ssize_t n = pread(fd, sums, MAX_CPUS * sizeof(*sums), 0);
-
-	ck_assert_msg(n > 0, "read %s: %s", GLOBAL_PATH, strerror(errno));
-	ck_assert_int_eq(n % sizeof(*sums), 0);
-	return n / sizeof(*sums);
-}
-
 static unsigned long long total_tsc(int fd)
 {
 	struct perfctr_sum_ctrs sums[MAX_CPUS];
 	unsigned long long total = 0;
-	int i, n = read_sums(fd, sums);
+	int i, n = read_global(fd, sums);
 
 	for (i = 0; i < n; i++)
 		total += sums[i].tsc;
@@ -208,7 +189,7 @@ START_TEST(global_read_in_pieces)
 
 	start_tsc(fd);
 	stop(fd);
-	ncpus = read_sums(fd, whole);
+	ncpus = read_global(fd, whole);
 	ck_assert_int_eq(lseek(fd, 0, SEEK_SET), 0);
 	while ((n = read(fd, p + total, 7)) > 0)
 		total += n;
@@ -291,7 +272,7 @@ START_TEST(global_bad_write)
 	usleep(20000);
 	a = total_tsc(fd);
 	memset(&buf, 0, sizeof(buf));
-	buf.c = tsc_control();
+	buf.c = tsc_only();
 	if (b->mutate)
 		b->mutate(&buf.c);
 	errno = 0;
@@ -372,11 +353,5 @@ static Suite *perfctr_suite(void)
 
 int main(void)
 {
-	SRunner *sr = srunner_create(perfctr_suite());
-	int failed;
-
-	srunner_run_all(sr, CK_ENV);
-	failed = srunner_ntests_failed(sr);
-	srunner_free(sr);
-	return failed ? EXIT_FAILURE : EXIT_SUCCESS;
+	return check_run(perfctr_suite());
 }

@@ -16,10 +16,7 @@
 
 #include <perfctr/perfctr.h>
 
-#include "sim_models.h"
-#include "test_util.h"
-
-#define MAX_CPUS	64
+#include "check_util.h"
 
 /*
  * An i-mode start value close to overflow: x86 counts up from a negative
@@ -32,16 +29,6 @@
 #endif
 
 enum ctl_kind { CTL_NONE, CTL_GOOD, CTL_BAD, CTL_IMODE };
-
-static const struct sim_model *model;
-
-static int open_global(void)
-{
-	int fd = open(GLOBAL_PATH, O_RDWR);
-
-	ck_assert_msg(fd >= 0, "open: %s", strerror(errno));
-	return fd;
-}
 
 /* Writes a control of @kind (CTL_NONE: stop) to global mode. */
 static ssize_t apply(int fd, enum ctl_kind kind)
@@ -57,14 +44,6 @@ static ssize_t apply(int fd, enum ctl_kind kind)
 	else if (kind == CTL_IMODE)
 		model->imode(&c, IRESET_SOON);
 	return write(fd, &c, sizeof(c));
-}
-
-static int read_sums(int fd, struct perfctr_sum_ctrs *sums)
-{
-	ssize_t n = pread(fd, sums, MAX_CPUS * sizeof(*sums), 0);
-
-	ck_assert_int_gt(n, 0);
-	return n / sizeof(*sums);
 }
 
 static int forbidden(int cpu)
@@ -88,7 +67,7 @@ START_TEST(global_counters_track_tsc)
 
 	ck_assert_int_eq(apply(fd, CTL_GOOD), sizeof(struct perfctr_cpu_control));
 	usleep(300000);
-	n = read_sums(fd, sums);
+	n = read_global(fd, sums);
 	for (cpu = 0; cpu < n; cpu++) {
 		unsigned long long tsc = sums[cpu].tsc;
 		int i;
@@ -118,12 +97,12 @@ START_TEST(global_refused_control_keeps_old)
 
 	ck_assert_int_eq(apply(fd, CTL_GOOD), sizeof(struct perfctr_cpu_control));
 	usleep(50000);
-	read_sums(fd, before);
+	read_global(fd, before);
 	errno = 0;
 	ck_assert_int_eq(apply(fd, CTL_BAD), -1);
 	ck_assert_int_eq(errno, EINVAL);
 	usleep(50000);
-	read_sums(fd, after);
+	read_global(fd, after);
 	ck_assert_uint_gt(after[0].pmc[1], before[0].pmc[1]);
 	ck_assert_int_eq(apply(fd, CTL_NONE), sizeof(struct perfctr_cpu_control));
 	close(fd);
@@ -171,10 +150,10 @@ START_TEST(global_survives_cpu_hotplug)
 	usleep(100000);
 	set_online(1, 0);
 	usleep(100000);
-	read_sums(fd, mid);
+	read_global(fd, mid);
 	set_online(1, 1);
 	usleep(300000);
-	read_sums(fd, end);
+	read_global(fd, end);
 	ck_assert_uint_gt(end[1].tsc, mid[1].tsc);
 	ck_assert_uint_gt(end[1].pmc[0], mid[1].pmc[0]);
 	ck_assert_uint_gt(end[1].pmc[0], end[1].tsc * 9 / 10);
@@ -188,8 +167,6 @@ int main(void)
 	const char *name = getenv("PERFCTR_SIM_MODEL");
 	Suite *s = suite_create("simpmu");
 	TCase *tc = tcase_create(name ? name : "none");
-	SRunner *sr;
-	int failed;
 
 	model = sim_model_find(name);
 	if (!model) {
@@ -204,9 +181,5 @@ int main(void)
 	if (!model->forbidden[0] && access(CPU1_ONLINE, F_OK) == 0)
 		tcase_add_test(tc, global_survives_cpu_hotplug);
 	suite_add_tcase(s, tc);
-	sr = srunner_create(s);
-	srunner_run_all(sr, CK_ENV);
-	failed = srunner_ntests_failed(sr);
-	srunner_free(sr);
-	return failed ? EXIT_FAILURE : EXIT_SUCCESS;
+	return check_run(s);
 }

@@ -1,7 +1,6 @@
 /* SPDX-License-Identifier: GPL-2.0-only */
 /*
- * libperfctr: the ppc32 instructions of the fast read path, and (test
- * builds with PERFCTR_SIM only) how the simulated PMU finds this CPU.
+ * libperfctr: the ppc32 instructions of the fast read path.
  *
  * The timebase's low word (TBL) stands in for the TSC. The 750 and 74xx
  * let user mode read every counter through its user copy, UPMCn: pmc_map
@@ -44,21 +43,5 @@ static inline __u32 arch_rdpmc_low(__u32 map)
 		return ARCH_UPMC(930);
 	}
 }
-
-#ifdef PERFCTR_SIM
-#include <sched.h>
-
-/* No user-mode instruction gives the CPU number: ask the kernel. */
-static inline int simpmu_fast_cpu(void)
-{
-	return 0;
-}
-
-static inline unsigned int simpmu_cpu(int fast_cpu)
-{
-	(void)fast_cpu;
-	return sched_getcpu();	/* -1 is out of range */
-}
-#endif /* PERFCTR_SIM */
 
 #endif /* _LIBPERFCTR_ARCH_PPC_H */

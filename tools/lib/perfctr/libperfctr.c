@@ -7,8 +7,9 @@
  * state page the kernel maps for the owning thread and adds what the
  * running counters counted since their period began (RDTSC, RDPMC).
  *
- * Built with PERFCTR_SIM (test builds) RDPMC is replaced by a read of the
- * simulated PMU's user page, as no real counter backs the simulation.
+ * A counter is read through pmc-view.h: RDPMC, or in test builds a read
+ * of the simulated PMU's page, which no register backs. The build picks
+ * the view; this file is the same for both.
  */
 #define _GNU_SOURCE
 #include <errno.h>
@@ -32,10 +33,7 @@ struct vperfctr {
 	 */
 	const struct vperfctr_state *fast_ctrs;
 	const struct vperfctr_state *fast_tsc;
-#ifdef PERFCTR_SIM
-	const struct simpmu_user_cpu *simpmu;
-	int simpmu_fast_cpu;
-#endif
+	struct pmc_view_src view_src;	/* empty where RDPMC is read */
 	const struct vperfctr_state *state;	/* NULL: remote */
 	size_t state_size;
 	int state_fd;
@@ -188,10 +186,7 @@ static void vp_free(struct vperfctr *vp)
 
 	if (vp->state)
 		munmap((void *)vp->state, vp->state_size);
-#ifdef PERFCTR_SIM
-	if (vp->simpmu)
-		munmap((void *)vp->simpmu, vp->state_size);
-#endif
+	pmc_view_close(&vp->view_src, vp->state_size);
 	if (vp->state_fd >= 0)
 		close(vp->state_fd);
 	if (vp->control_fd >= 0)
@@ -205,26 +200,6 @@ static void vp_free(struct vperfctr *vp)
 	free(vp);
 	errno = saved;
 }
-
-#ifdef PERFCTR_SIM
-/* RDPMC in the simulation is a read of the sim's page: can we map it? */
-static int simpmu_open(struct vperfctr *vp)
-{
-	void *p;
-	int fd;
-
-	fd = open(SIMPMU_DEV, O_RDONLY | O_CLOEXEC);
-	if (fd < 0)
-		return 0;
-	p = mmap(NULL, vp->state_size, PROT_READ, MAP_SHARED, fd, 0);
-	close(fd);
-	if (p == MAP_FAILED)
-		return 0;
-	vp->simpmu = p;
-	vp->simpmu_fast_cpu = simpmu_fast_cpu();
-	return 1;
-}
-#endif
 
 static void vp_fast_on(struct vperfctr *vp)
 {
@@ -264,10 +239,7 @@ static int vp_open_state(struct vperfctr *vp, int dfd,
 	vp->state_fd = openat(dfd, "state", O_RDONLY | O_CLOEXEC);
 	if (vp->state_fd < 0)
 		return -1;
-#ifdef PERFCTR_SIM
-	if (rdpmc)
-		rdpmc = simpmu_open(vp);
-#endif
+	rdpmc = pmc_view_open(&vp->view_src, vp->state_size, rdpmc);
 	vp->can_tsc = !!(info->features & PERFCTR_FEATURE_RDTSC);
 	/* Where no counter can be programmed, RDPMC is never executed. */
 	vp->can_ctrs = vp->can_tsc && (rdpmc || !info->nrctrs);
@@ -469,16 +441,6 @@ int vperfctr_unlink(struct vperfctr *vp)
  * into the arithmetic, which keeps the hot path short.
  */
 
-static inline void pmc_view_begin(struct pmc_view *v, const struct vperfctr *vp)
-{
-#ifdef PERFCTR_SIM
-	simpmu_view_begin(v, vp->simpmu, vp->simpmu_fast_cpu);
-#else
-	(void)v;
-	(void)vp;
-#endif
-}
-
 /*
  * perfctr_cstatus_nrctrs(@cstatus) >= @n in one comparison: below the
  * count (bits 8-14) are only the a-mode count and a zero bit 7, and above
@@ -520,7 +482,7 @@ retry:
 	/* The kernel's cstatus never counts more than PERFCTR_NR_PMCS. */
 	n = perfctr_cstatus_nrctrs(cstatus);
 	if (n)
-		pmc_view_begin(&view, vp);
+		pmc_view_begin(&view, &vp->view_src);
 	for (i = 0; i < n; i++)
 		sums->pmc[i] = pmc_now(&view, &cs->pmc[i]);
 	for (; !cstatus && i < PERFCTR_NR_PMCS; i++)
@@ -558,7 +520,7 @@ retry:
 	else
 		return read_ctrs_any(vp, sums, st);
 	if (nrctrs_at_least(cstatus, 1)) {
-		pmc_view_begin(&view, vp);
+		pmc_view_begin(&view, &vp->view_src);
 		sums->pmc[0] = pmc_now(&view, &cs->pmc[0]);
 		if (nrctrs_at_least(cstatus, 2)) {
 			sums->pmc[1] = pmc_now(&view, &cs->pmc[1]);
@@ -618,7 +580,7 @@ retry:
 	barrier();
 	live = i < perfctr_cstatus_nrctrs(load_u32(&st->cpu_state.cstatus));
 	if (live) {
-		pmc_view_begin(&view, vp);
+		pmc_view_begin(&view, &vp->view_src);
 		sum = pmc_now(&view, pmc);
 	} else {
 		sum = pmc->sum;

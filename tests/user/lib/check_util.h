@@ -1,18 +1,25 @@
 /* SPDX-License-Identifier: GPL-2.0-only */
 /*
- * Helpers shared by the Check suites of the virtual counters: time in
- * TSC ticks, controls, the raw files of /proc/perfctr/<tid>/, and child
- * processes that report back through pipes. vp_util_init() reads the
- * driver's facts and $PERFCTR_SIM_MODEL once, in main().
+ * The helpers every Check suite of the test VM shares, in one library
+ * (tests/user/lib/): time in TSC ticks, CPU pinning, /proc/perfctr/info
+ * and global, module parameters, child processes that report back
+ * through pipes, and the controls and raw files of /proc/perfctr/<tid>/.
+ * check_init() reads the driver's facts and $PERFCTR_SIM_MODEL once, in
+ * main(); check_run() runs a suite and gives main()'s exit code.
  */
-#ifndef _PERFCTR_VP_UTIL_H
-#define _PERFCTR_VP_UTIL_H
+#ifndef _PERFCTR_CHECK_UTIL_H
+#define _PERFCTR_CHECK_UTIL_H
 
+#include <stddef.h>
 #include <sys/types.h>
 
 #include "libperfctr.h"
-#include "sim_models.h"
+#include "models.h"
 
+#define INFO_PATH	PERFCTR_ROOT "/info"
+#define GLOBAL_PATH	PERFCTR_ROOT "/global"
+#define ARRAY_SIZE(a)	(sizeof(a) / sizeof((a)[0]))
+#define MAX_CPUS	64	/* global mode's sums: more than the VMs have */
 #define NOBODY		65534
 #define CTL_SIZE	sizeof(struct vperfctr_control)
 #define SUMS_SIZE	sizeof(struct perfctr_sum_ctrs)
@@ -31,6 +38,11 @@
 #define IRESET_NEAR	(-IRESET_SPAN)
 #endif
 
+/* The kernel changes the state page under us: each read is a fresh load. */
+#define PAGE_LOAD(x)	__atomic_load_n(&(x), __ATOMIC_ACQUIRE)
+
+/* --- the driver's facts (check_util.c) --- */
+
 extern const char *model_name;		/* $PERFCTR_SIM_MODEL */
 extern const struct sim_model *model;	/* NULL: the TSC only */
 extern unsigned long long khz;		/* TSC ticks per millisecond */
@@ -39,7 +51,12 @@ extern int cpus_forbidden;		/* some CPU has no counters */
 extern long ncpus;
 
 /* Reads cpu_khz, nrctrs, ... from /proc/perfctr/info; 0 or -1. */
-int vp_util_init(void);
+int check_init(void);
+/* The value of "key: value" in /proc/perfctr/info, or NULL. */
+char *info_field(const char *key);
+/* Runs @s, each test in its own process; EXIT_SUCCESS or EXIT_FAILURE. */
+struct Suite;
+int check_run(struct Suite *s);
 
 /* --- time --- */
 
@@ -60,15 +77,23 @@ static inline unsigned long long rdtsc(void)
 	return (unsigned long long)hi << 32 | lo;
 }
 
-/* The kernel changes the state page under us: each read is a fresh load. */
+unsigned long long ms_ticks(unsigned int ms);
+unsigned long long spin(unsigned long long ticks);
+int within(unsigned long long v, unsigned long long ref, unsigned int pct);
+int since(unsigned long long sum, unsigned long long t0);
+int pin(int cpu);
+int is_zero(const void *p, size_t size);
+size_t page_size(void);
 
-/* The kernel changes the state page under us: each read is a fresh load. */
-#define PAGE_LOAD(x)	__atomic_load_n(&(x), __ATOMIC_ACQUIRE)
+/* --- global mode and module parameters --- */
 
-struct files {
-	pid_t tid;
-	int ctl, sums, cmd;
-};
+int open_global(void);
+int read_global(int fd, struct perfctr_sum_ctrs *sums);
+/* The loaded module's parameter @name: write @val (0 or errno); read. */
+int param_put(const char *name, const char *val);
+int param_get(const char *name);
+
+/* --- child processes (kid.c) --- */
 
 struct kid {
 	pid_t pid;
@@ -78,16 +103,30 @@ struct kid {
 
 typedef int (*kid_fn)(int rd, int wr, void *arg);
 
+int kid_spawn(struct kid *k, kid_fn fn, void *arg);
+int kid_reap(struct kid *k);
+int kid_fail(int step);
+void kid_read(struct kid *k, void *buf, size_t size);
+void kid_start(struct kid *k, kid_fn fn, void *arg);
+void kid_done(struct kid *k);
+void kid_run(kid_fn fn, void *arg);
+void kid_wait_go(int rd);
+int kid_spawn_report(struct kid *k, kid_fn fn, void *arg, void *buf,
+		     size_t size);
+
+/* --- the virtual counters' controls and files (vfiles.c) --- */
+
+struct files {
+	pid_t tid;
+	int ctl, sums, cmd;
+};
+
 /* What a counting child tells its parent. */
 struct report {
 	struct vperfctr_control ctl;
 	struct perfctr_sum_ctrs sums;
 };
 
-unsigned long long ms_ticks(unsigned int ms);
-unsigned long long spin(unsigned long long ticks);
-int within(unsigned long long v, unsigned long long ref, unsigned int pct);
-int pin(int cpu);
 void tsc_control(struct vperfctr_control *c);
 unsigned int full_control(struct vperfctr_control *c);
 __u32 full_cstatus(void);
@@ -101,25 +140,13 @@ void get_sums(int fd, struct perfctr_sum_ctrs *s);
 void set_control(int fd, const struct vperfctr_control *c);
 void do_command(int fd, __u32 cmd);
 void lib_control(struct vperfctr *vp, const struct vperfctr_control *c);
+struct vperfctr *lib_open_full(struct vperfctr_control *c, unsigned int *n);
 void count_at_least(struct vperfctr *vp, int fd, unsigned long long ticks);
-int since(unsigned long long sum, unsigned long long t0);
-int is_zero(const void *p, size_t size);
-size_t page_size(void);
 __u32 cstatus_of(const struct vperfctr_state *st);
 const struct vperfctr_state *state_of(const struct vperfctr *vp);
 const struct vperfctr_state *map_state(void);
-int kid_spawn(struct kid *k, kid_fn fn, void *arg);
-int kid_reap(struct kid *k);
-int kid_fail(int step);
-void kid_read(struct kid *k, void *buf, size_t size);
-void kid_start(struct kid *k, kid_fn fn, void *arg);
-void kid_done(struct kid *k);
-void kid_run(kid_fn fn, void *arg);
-void kid_wait_go(int rd);
 int counting_kid(int rd, int wr, void *arg);
+int read_refused(pid_t tid);
+int reads_report(pid_t tid, const struct report *r);
 
-/* The loaded module's parameter @name: write @val (0 or errno); read. */
-int param_put(const char *name, const char *val);
-int param_get(const char *name);
-
-#endif /* _PERFCTR_VP_UTIL_H */
+#endif /* _PERFCTR_CHECK_UTIL_H */

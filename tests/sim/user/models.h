@@ -7,15 +7,13 @@
  * at perfctr.paranoid 2, and kernel() makes the first count kernel mode
  * too. Their counters count the TSC's (timebase's) ticks.
  */
-#ifndef _PERFCTR_TESTS_SIM_MODELS_H
-#define _PERFCTR_TESTS_SIM_MODELS_H
+#ifndef _PERFCTR_SIM_USER_MODELS_H
+#define _PERFCTR_SIM_USER_MODELS_H
 
 #include <stddef.h>
 #include <string.h>
 
 #include <perfctr/perfctr.h>
-
-#include "test_util.h"
 
 struct sim_model {
 	const char *name;		/* the module's model= */
@@ -182,10 +180,10 @@ static inline const struct sim_model *sim_model_find(const char *name)
 {
 	size_t i;
 
-	for (i = 0; name && i < ARRAY_SIZE(sim_models); i++)
+	for (i = 0; name && i < sizeof(sim_models) / sizeof(*sim_models); i++)
 		if (!strcmp(sim_models[i].name, name))
 			return &sim_models[i];
 	return NULL;
 }
 
-#endif /* _PERFCTR_TESTS_SIM_MODELS_H */
+#endif /* _PERFCTR_SIM_USER_MODELS_H */

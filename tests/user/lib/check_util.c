@@ -1,0 +1,205 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * The driver's facts, time, pinning, info, global mode and module
+ * parameters, for every Check suite (check_util.h).
+ */
+#define _GNU_SOURCE
+#include <check.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <sched.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "check_util.h"
+
+const char *model_name;
+const struct sim_model *model;
+unsigned long long khz;
+unsigned int nrctrs;
+int cpus_forbidden;
+long ncpus;
+
+int check_init(void)
+{
+	const char *v;
+
+	model_name = getenv("PERFCTR_SIM_MODEL");
+	model = sim_model_find(model_name);
+	/* TSC (timebase) ticks per ms: the core clock over their ratio. */
+	v = info_field("cpu_khz");
+	khz = v ? strtoull(v, NULL, 10) : 0;
+	v = info_field("tsc_to_cpu_mult");
+	if (v && atoi(v) > 1)
+		khz /= atoi(v);
+	v = info_field("nrctrs");
+	nrctrs = v ? atoi(v) : 0;
+	v = info_field("cpus_forbidden");
+	cpus_forbidden = v && *v;
+	ncpus = sysconf(_SC_NPROCESSORS_ONLN);
+	if (!khz) {
+		fprintf(stderr, "%s: no cpu_khz in %s\n",
+			program_invocation_short_name, INFO_PATH);
+		return -1;
+	}
+	return 0;
+}
+
+char *info_field(const char *key)
+{
+	static char value[256];
+	char line[512];
+	size_t klen = strlen(key);
+	FILE *f = fopen(INFO_PATH, "r");
+	char *found = NULL;
+
+	if (!f)
+		return NULL;
+	while (fgets(line, sizeof(line), f)) {
+		if (strncmp(line, key, klen) || line[klen] != ':')
+			continue;
+		snprintf(value, sizeof(value), "%s", line + klen + 1);
+		value[strcspn(value, "\n")] = 0;
+		found = value + (value[0] == ' ');
+		break;
+	}
+	fclose(f);
+	return found;
+}
+
+int check_run(Suite *s)
+{
+	SRunner *sr = srunner_create(s);
+	int failed;
+
+	srunner_run_all(sr, CK_ENV);
+	failed = srunner_ntests_failed(sr);
+	srunner_free(sr);
+	return failed ? EXIT_FAILURE : EXIT_SUCCESS;
+}
+
+/* --- time --- */
+
+unsigned long long ms_ticks(unsigned int ms)
+{
+	return khz * ms;
+}
+
+/* Busy for @ticks TSC ticks; returns the ticks that really passed. */
+unsigned long long spin(unsigned long long ticks)
+{
+	unsigned long long t0 = rdtsc(), t;
+
+	do
+		t = rdtsc();
+	while (t - t0 < ticks);
+	return t - t0;
+}
+
+int within(unsigned long long v, unsigned long long ref, unsigned int pct)
+{
+	return v >= ref * (100 - pct) / 100 && v <= ref * (100 + pct) / 100;
+}
+
+/*
+ * A sum that (re)started at @t0 can hold no more than the TSC ticks since:
+ * the check that it did not keep what it had. The slack covers TSCs a
+ * little apart on two CPUs.
+ */
+int since(unsigned long long sum, unsigned long long t0)
+{
+	return sum <= rdtsc() - t0 + ms_ticks(1);
+}
+
+int pin(int cpu)
+{
+	cpu_set_t set;
+
+	CPU_ZERO(&set);
+	CPU_SET(cpu, &set);
+	return sched_setaffinity(0, sizeof(set), &set);
+}
+
+int is_zero(const void *p, size_t size)
+{
+	const unsigned char *b = p;
+
+	while (size--)
+		if (*b++)
+			return 0;
+	return 1;
+}
+
+size_t page_size(void)
+{
+	return sysconf(_SC_PAGESIZE);
+}
+
+/* --- global mode --- */
+
+int open_global(void)
+{
+	int fd = open(GLOBAL_PATH, O_RDWR);
+
+	ck_assert_msg(fd >= 0, "open %s: %s", GLOBAL_PATH, strerror(errno));
+	return fd;
+}
+
+/* Reads every CPU's sums; returns the number of CPU entries. */
+int read_global(int fd, struct perfctr_sum_ctrs *sums)
+{
+	ssize_t n = pread(fd, sums, MAX_CPUS * sizeof(*sums), 0);
+
+	ck_assert_msg(n > 0, "read %s: %s", GLOBAL_PATH, strerror(errno));
+	ck_assert_int_eq(n % sizeof(*sums), 0);
+	return n / sizeof(*sums);
+}
+
+/* --- module parameters --- */
+
+static char param_dir[64];
+
+/* perfctr.ko's or perfctr_simpmu.ko's parameters, whichever is loaded. */
+static void find_module(void)
+{
+	const char *mod = access("/sys/module/perfctr_simpmu", F_OK) ?
+			  "perfctr" : "perfctr_simpmu";
+
+	snprintf(param_dir, sizeof(param_dir), "/sys/module/%s/parameters", mod);
+}
+
+/* Writes @val to parameter @name; 0 or the errno. */
+int param_put(const char *name, const char *val)
+{
+	char path[128];
+	int fd, err = 0;
+
+	if (!param_dir[0])
+		find_module();
+	snprintf(path, sizeof(path), "%s/%s", param_dir, name);
+	fd = open(path, O_WRONLY);
+	if (fd < 0)
+		return errno;
+	if (write(fd, val, strlen(val)) < 0)
+		err = errno;
+	close(fd);
+	return err;
+}
+
+int param_get(const char *name)
+{
+	char path[128], buf[16] = "";
+	int fd;
+
+	if (!param_dir[0])
+		find_module();
+	snprintf(path, sizeof(path), "%s/%s", param_dir, name);
+	fd = open(path, O_RDONLY);
+	ck_assert_msg(fd >= 0, "open %s: %s", path, strerror(errno));
+	ck_assert_int_gt(read(fd, buf, sizeof(buf) - 1), 0);
+	close(fd);
+	/* bool parameters read back as Y or N. */
+	return buf[0] == 'Y' ? 1 : buf[0] == 'N' ? 0 : atoi(buf);
+}

@@ -1,0 +1,251 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * The security suite's "hardware" and "kernel" cases: who holds the
+ * counters, CAP_PERFMON taking them back and opening global mode, and
+ * the status file.
+ */
+#define _GNU_SOURCE
+#include <check.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <string.h>
+#include <sys/prctl.h>
+#include <sys/syscall.h>
+#include <unistd.h>
+
+#include "security.h"
+
+#define RECLAIM_PATH	PERFCTR_ROOT "/reclaim"
+
+/* --- who holds the hardware, and taking it back --- */
+
+/* As nobody: counters that run until released; reports its status. */
+static int holding_kid(int rd, int wr, void *arg)
+{
+	struct vperfctr_control c;
+	struct vperfctr *vp;
+	char status[80] = "";
+	int err;
+
+	(void)arg;
+	if (become_nobody())
+		return kid_fail(60);
+	vp = vperfctr_open();
+	tsc_control(&c);
+	model->amode(&c.cpu_control);
+	if (!vp || vperfctr_control(vp, &c))
+		return kid_fail(61);
+	if (write(wr, "r", 1) != 1)
+		return kid_fail(62);
+	/* Released once the parent took the counters back. */
+	kid_wait_go(rd);
+	if (vperfctr_read_status(vp, status, sizeof(status)))
+		return kid_fail(63);
+	if (strcmp(status, "stopped: evicted"))
+		return kid_fail(64);
+	if (vperfctr_state(vp)->cpu_state.cstatus)
+		return kid_fail(65);
+	err = vperfctr_resume(vp) ? errno : 0;
+	if (err != EBUSY)
+		return kid_fail(66);
+	/* A new control takes the hardware again. */
+	if (vperfctr_control(vp, &c) ||
+	    vperfctr_read_status(vp, status, sizeof(status)) ||
+	    strcmp(status, "running"))
+		return kid_fail(67);
+	return 0;
+}
+
+/*
+ * info's reserved_by once it says @want: sets of threads that just
+ * exited are freed a moment later (an RCU grace period).
+ */
+static char *holder_settles(const char *want)
+{
+	char *v = NULL;
+	int i;
+
+	for (i = 0; i < 100; i++) {
+		v = info_field("reserved_by");
+		if (v && !strcmp(v, want))
+			break;
+		usleep(10000);
+	}
+	return v;
+}
+
+static void take_back(void)
+{
+	int fd = open(RECLAIM_PATH, O_WRONLY);
+
+	ck_assert_msg(fd >= 0, "open %s: %s", RECLAIM_PATH, strerror(errno));
+	ck_assert_int_eq(write(fd, "1\n", 2), 2);
+	close(fd);
+}
+
+START_TEST(info_names_holder_and_reclaim_takes_back)
+{
+	char *v;
+	char b;
+	struct kid k;
+
+	kid_start(&k, holding_kid, NULL);
+	kid_read(&k, &b, 1);
+	v = holder_settles("virtual counters (1 set; uid 65534)");
+	ck_assert_msg(v && !strcmp(v, "virtual counters (1 set; uid 65534)"),
+		      "reserved_by: %s", v);
+	take_back();
+	v = info_field("reserved_by");
+	ck_assert_msg(v && !strcmp(v, "none"), "after reclaim: %s", v);
+	kid_done(&k);
+}
+
+static int reclaim_kid(int rd, int wr, void *arg)
+{
+	int fd;
+
+	(void)rd;
+	(void)wr;
+	(void)arg;
+	if (become_nobody())
+		return kid_fail(70);
+	fd = open(RECLAIM_PATH, O_WRONLY);
+	return fd < 0 && errno == EACCES ? 0 : kid_fail(71);
+}
+
+START_TEST(reclaim_needs_perfmon)
+{
+	kid_run(reclaim_kid, NULL);
+}
+
+#ifdef __powerpc__
+#define KERNEL_HOLDER	"perf_events"
+#else
+#define KERNEL_HOLDER	"perf_events or the NMI watchdog"
+#endif
+
+/* The simulated PMU's kernel allocator says no, as perf_events would. */
+START_TEST(info_names_kernel_holder)
+{
+	struct vperfctr *vp = vperfctr_open();
+	struct vperfctr_control c;
+	char *v;
+
+	ck_assert_ptr_nonnull(vp);
+	ck_assert_int_eq(param_put("kernel_busy", "1"), 0);
+	usleep(1100000);	/* info asks the kernel once a second */
+	v = info_field("reserved_by");
+	ck_assert_msg(v && !strcmp(v, KERNEL_HOLDER), "reserved_by: %s", v);
+	tsc_control(&c);
+	model->amode(&c.cpu_control);
+	ck_assert_int_eq(vperfctr_control(vp, &c), -1);
+	ck_assert_int_eq(errno, EBUSY);
+	ck_assert_int_eq(param_put("kernel_busy", "0"), 0);
+	usleep(1100000);
+	v = info_field("reserved_by");
+	ck_assert_msg(v && !strcmp(v, "none"), "reserved_by: %s", v);
+	vperfctr_close(vp);
+}
+
+static void kernel_free(void)
+{
+	param_put("kernel_busy", "0");
+}
+
+START_TEST(reserved_by_none_when_free)
+{
+	char *v = holder_settles("none");
+
+	ck_assert_msg(v && !strcmp(v, "none"), "reserved_by: %s", v);
+}
+
+/* --- global mode: CAP_PERFMON, whatever the file's owner --- */
+
+#define CAP_PERFMON_BIT	38	/* linux/capability.h */
+
+/* Keeps CAP_PERFMON alone (or nothing) across setuid(nobody). */
+static int nobody_with_perfmon(int keep)
+{
+	struct { __u32 version; int pid; } hdr = { 0x20080522, 0 };
+	struct { __u32 eff, perm, inh; } data[2] = { { 0 } };
+
+	if (prctl(PR_SET_KEEPCAPS, 1, 0, 0, 0) || become_nobody())
+		return -1;
+	if (keep) {
+		data[1].eff = 1U << (CAP_PERFMON_BIT - 32);
+		data[1].perm = data[1].eff;
+	}
+	return syscall(SYS_capset, &hdr, data);
+}
+
+static int global_open_kid(int rd, int wr, void *arg)
+{
+	int keep = *(int *)arg;
+	int fd;
+
+	(void)rd;
+	(void)wr;
+	if (nobody_with_perfmon(keep))
+		return kid_fail(120);
+	fd = open(PERFCTR_ROOT "/global", O_RDWR);
+	if (keep)
+		return fd >= 0 ? 0 : kid_fail(121);
+	return fd < 0 && errno == EACCES ? 0 : kid_fail(122);
+}
+
+START_TEST(global_open_with_perfmon_only)
+{
+	int keep = 1;
+
+	kid_run(global_open_kid, &keep);
+}
+
+START_TEST(global_open_without_perfmon_refused)
+{
+	int keep = 0;
+
+	kid_run(global_open_kid, &keep);
+}
+
+/* --- status --- */
+
+START_TEST(status_follows_the_set)
+{
+	struct vperfctr *vp = vperfctr_open();
+	struct vperfctr_control c;
+	char s[80];
+
+	ck_assert_ptr_nonnull(vp);
+	vperfctr_unlink(vp);
+	ck_assert_int_eq(vperfctr_read_status(vp, s, sizeof(s)), 0);
+	ck_assert_str_eq(s, "none");
+	tsc_control(&c);
+	lib_control(vp, &c);
+	ck_assert_int_eq(vperfctr_read_status(vp, s, sizeof(s)), 0);
+	ck_assert_str_eq(s, "running");
+	ck_assert_int_eq(vperfctr_suspend(vp), 0);
+	ck_assert_int_eq(vperfctr_read_status(vp, s, sizeof(s)), 0);
+	ck_assert_str_eq(s, "stopped: suspended");
+	vperfctr_close(vp);
+}
+
+void sec_hardware_tcase(Suite *s)
+{
+	TCase *tc = tcase_create("hardware");
+
+	tcase_add_test(tc, reserved_by_none_when_free);
+	tcase_add_test(tc, reclaim_needs_perfmon);
+	tcase_add_test(tc, status_follows_the_set);
+	tcase_add_test(tc, global_open_with_perfmon_only);
+	tcase_add_test(tc, global_open_without_perfmon_refused);
+	if (model && !cpus_forbidden)
+		tcase_add_test(tc, info_names_holder_and_reclaim_takes_back);
+	suite_add_tcase(s, tc);
+
+	if (model) {
+		tc = tcase_create("kernel");
+		tcase_add_checked_fixture(tc, NULL, kernel_free);
+		tcase_add_test(tc, info_names_kernel_holder);
+		suite_add_tcase(s, tc);
+	}
+}

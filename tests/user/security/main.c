@@ -1,0 +1,44 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * Check suite for perfctr's security model (Documentation/perfctr/
+ * security.rst), in the test VM as root against perfctr.ko and, with
+ * PERFCTR_SIM_MODEL=NAME, against perfctr_simpmu.ko model=NAME:
+ *  - perfctr.paranoid: who may count what (kernel mode, counters at all);
+ *  - who may read another process's counters;
+ *  - the hardware taken back by CAP_PERFMON, and who holds it;
+ *  - a set given to a tracee at a syscall stop while the tracee itself
+ *    unlinks, rewrites or commands it (the link still pending);
+ *  - exec into a setuid program, and with changed credentials;
+ *  - user-space reads racing with overflow stops.
+ * Unprivileged steps run in children that setuid() to nobody.
+ *
+ * This file assembles the suite; each area is a file of its own.
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "security.h"
+
+static Suite *security_suite(void)
+{
+	Suite *s = suite_create("security");
+
+	sec_paranoid_tcase(s);
+	sec_hardware_tcase(s);
+	sec_access_tcase(s);
+	sec_lifetime_tcase(s);
+	sec_fastread_tcase(s);
+	return s;
+}
+
+int main(int argc, char **argv)
+{
+	if (check_init())
+		return EXIT_FAILURE;
+	if (argc > 3 && !strcmp(argv[1], HELPER_ARG))
+		return suid_helper(atoi(argv[2]), atoi(argv[3]));
+	/* Counters only where the model has them: P4 thread 1 has none. */
+	if (model && cpus_forbidden && pin(0))
+		return EXIT_FAILURE;
+	return check_run(security_suite());
+}
