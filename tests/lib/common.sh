@@ -85,6 +85,9 @@ boot_plan() {
 	done
 	name=$1 kb=$2 plan=$3 log=$4
 	shift 4
+	# A guest that cannot be packed leaves a log that says so, not an
+	# older run's log for the callers to read.
+	echo "boot_plan: packing $BUILD/$name.cpio.gz failed" >"$log"
 	if [ -n "$user" ]; then
 		# make_initramfs takes the modules as a directory.
 		rm -rf "$BUILD/$name-mods"
