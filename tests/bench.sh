@@ -14,13 +14,9 @@ echo ">> module and benchmark"
 build_module "$kb" "$BUILD/bench" "$BUILD/bench.build.log" PERFCTR_TESTS=1 ||
 	{ tail -n 20 "$BUILD/bench.build.log"; exit 1; }
 build_user "$BUILD/user" || { cat "$BUILD/user/build.log"; exit 1; }
-mkdir -p "$BUILD/bench-mods"
-rm -f "$BUILD/bench-mods"/*.ko
-cp "$BUILD/bench/perfctr.ko" "$BUILD/bench/perfctr_simpmu.ko" "$BUILD/bench-mods/"
-make_initramfs "$BUILD/bench.cpio.gz" "$kb" "$BUILD/bench-mods" "$BUILD/user"
 echo ">> booting with -icount shift=0,sleep=off (1 vCPU)"
-"$ROOT/tests/vm/run-vm.sh" --icount --smp 1 --timeout 600 "$kb/kernel-image" \
-	"$BUILD/bench.cpio.gz" bench "$BUILD/vm-bench.log" || true
+boot_plan --icount --smp 1 --timeout 600 --user "$BUILD/user" bench "$kb" \
+	bench "$BUILD/vm-bench.log" "$BUILD/bench"/{perfctr,perfctr_simpmu}.ko || true
 sed -n 's/\r$//; s/^\(BENCH [a-z0-9_]* [0-9]*\)$/\1/p' "$BUILD/vm-bench.log"
 grep -q '^BENCH ' "$BUILD/vm-bench.log" ||
 	{ echo "no figures; see $BUILD/vm-bench.log"; exit 1; }

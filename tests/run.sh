@@ -16,11 +16,7 @@ echo ">> module and tools"
 build_module "$kb" "$BUILD/run" "$BUILD/run.build.log" PERFCTR_TESTS=1 ||
 	{ tail -n 20 "$BUILD/run.build.log"; exit 1; }
 build_user "$BUILD/user" || { cat "$BUILD/user/build.log"; exit 1; }
-mkdir -p "$BUILD/run-mods"
-rm -f "$BUILD/run-mods"/*.ko
-cp "$BUILD/run/perfctr.ko" "$BUILD/run/perfctr_simpmu.ko" "$BUILD/run-mods/"
-make_initramfs "$BUILD/run.cpio.gz" "$kb" "$BUILD/run-mods" "$BUILD/user"
 echo ">> booting (qemu-system-x86_64, TCG, 2 vCPUs); console follows"
-"$ROOT/tests/vm/run-vm.sh" "${opts[@]}" "$kb/kernel-image" \
-	"$BUILD/run.cpio.gz" run "$BUILD/vm-run.log" |
+boot_plan "${opts[@]}" --user "$BUILD/user" run "$kb" run "$BUILD/vm-run.log" \
+	"$BUILD/run"/{perfctr,perfctr_simpmu}.ko |
 	sed -n '/== perfctr-vm: plan/,/== perfctr-vm: end/p'

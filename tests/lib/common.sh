@@ -1,5 +1,7 @@
 # SPDX-License-Identifier: GPL-2.0-only
-# Shared by check.sh, run.sh and bench.sh: paths and build steps.
+# shellcheck shell=bash
+# Shared by check.sh, run.sh and bench.sh: paths, build steps and the
+# one way a test guest is booted (boot_plan).
 
 ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)
 BUILD=${PERFCTR_BUILD:-$ROOT/.build}
@@ -31,6 +33,7 @@ build_user() {		# build_user OUTDIR [make args...]
 }
 
 # The ppc32 guest: its kernel build and user-space tools.
+# shellcheck disable=SC2034 # used by the scripts that source this
 PPC_MAKE=(ARCH=powerpc CROSS_COMPILE=powerpc-linux-gnu-)
 
 build_userland() {	# build_userland ARCH -> prints the dir (busybox, Check)
@@ -52,4 +55,52 @@ make_initramfs() {
 	extra+=("/bin/vm-exit=$user/vm-exit" "/bin/gperfctr=$user/gperfctr")
 	"$ROOT/tests/vm/build-initramfs.sh" --busybox "$bb" "$out" \
 		"$kb/usr/gen_init_cpio" "${extra[@]}"
+}
+
+# boot_plan [options] NAME KBUILD PLAN LOG MODULE.ko...
+# Packs the modules (into /lib/modules) in $BUILD/NAME.cpio.gz and boots
+# KBUILD's kernel-image on tests/vm/plans/PLAN, its console in LOG; returns
+# tests/vm/run-vm.sh's status. Every runner boots through here, so a guest
+# is packed and started one way only.
+#   --user DIR       also pack DIR's tests and tools (make_initramfs)
+#   --busybox FILE   a static busybox of the guest's arch (default the host's)
+#   --init FILE      FILE is /init, with no busybox and no plans
+#   --file DEST=SRC  one more file (without --user)
+#   --kernel IMAGE   boot IMAGE (a stock kernel); KBUILD still packs
+#   --ppc M --cpu C --smp N --timeout S --icount --show: for run-vm.sh
+boot_plan() {
+	local user="" bb=/bin/busybox init=() files=() vm=() kernel="" m
+	local name kb plan log
+	while :; do
+		case $1 in
+		--user) user=$2; shift 2 ;;
+		--busybox) bb=$2; shift 2 ;;
+		--init) init=(--init "$2"); shift 2 ;;
+		--file) files+=("$2"); shift 2 ;;
+		--kernel) kernel=$2; shift 2 ;;
+		--ppc|--cpu|--smp|--timeout) vm+=("$1" "$2"); shift 2 ;;
+		--icount|--show) vm+=("$1"); shift ;;
+		*) break ;;
+		esac
+	done
+	name=$1 kb=$2 plan=$3 log=$4
+	shift 4
+	# A guest that cannot be packed leaves a log that says so, not an
+	# older run's log for the callers to read.
+	echo "boot_plan: packing $BUILD/$name.cpio.gz failed" >"$log"
+	if [ -n "$user" ]; then
+		# make_initramfs takes the modules as a directory.
+		rm -rf "$BUILD/$name-mods"
+		mkdir -p "$BUILD/$name-mods"
+		cp "$@" "$BUILD/$name-mods/" || return 1
+		make_initramfs "$BUILD/$name.cpio.gz" "$kb" "$BUILD/$name-mods" \
+			"$user" "$bb" || return 1
+	else
+		for m in "$@"; do files+=("/lib/modules/${m##*/}=$m"); done
+		"$ROOT/tests/vm/build-initramfs.sh" "${init[@]}" --busybox "$bb" \
+			"$BUILD/$name.cpio.gz" "$kb/usr/gen_init_cpio" "${files[@]}" ||
+			return 1
+	fi
+	"$ROOT/tests/vm/run-vm.sh" "${vm[@]}" "${kernel:-$kb/kernel-image}" \
+		"$BUILD/$name.cpio.gz" "$plan" "$log"
 }

@@ -1,0 +1,17 @@
+# SPDX-License-Identifier: GPL-2.0-only
+# shellcheck shell=bash
+# shellcheck disable=SC2154 # check.sh sets kb and results
+# check.sh's x86 part: the KUnit and Check suites in the x86_64 test VM.
+# Sourced by check.sh, whose build section made $BUILD/x86_64 and
+# $BUILD/user against the test kernel $kb.
+
+want x86 || return 0
+section "test VM: KUnit and Check suites (x86_64, TCG, -smp 2)"
+if boot_plan --timeout 600 --user "$BUILD/user" check "$kb" check \
+	"$BUILD/vm-check.log" "$BUILD/x86_64"/{perfctr,perfctr_test,perfctr_simpmu}.ko; then
+	record PASS vm:plan-completed
+else
+	record FAIL vm:plan-completed "see $BUILD/vm-check.log"
+fi
+suite_results "$BUILD/vm-check.log" x86 "$BUILD/user"
+log_clean vm:guest-log-clean "$BUILD/vm-check.log"
