@@ -5,15 +5,10 @@
 # guest's clock advances one step per instruction, and print the cost of
 # each figure as "BENCH <name> <instructions>" (tests/user/bench.c).
 set -euo pipefail
+# shellcheck disable=SC2154 # build_x86 (lib/common.sh) sets kb
 . "$(dirname "$0")/lib/common.sh"
 
-bash "$ROOT/tests/deps.sh"
-echo ">> test kernel (cached after the first build)"
-kb=$(build_kernel x86_64)
-echo ">> module and benchmark"
-build_module "$kb" "$BUILD/bench" "$BUILD/bench.build.log" PERFCTR_TESTS=1 ||
-	{ tail -n 20 "$BUILD/bench.build.log"; exit 1; }
-build_user "$BUILD/user" || { cat "$BUILD/user/build.log"; exit 1; }
+build_x86 bench
 echo ">> booting with -icount shift=0,sleep=off (1 vCPU)"
 boot_plan --icount --smp 1 --timeout 600 --user "$BUILD/user" bench "$kb" \
 	bench "$BUILD/vm-bench.log" "$BUILD/bench"/{perfctr,perfctr_simpmu}.ko || true

@@ -4,18 +4,13 @@
 # make run: build what is needed, boot the test VM with the module loaded
 # and show it working. PERFCTR_ICOUNT=1 adds -icount shift=0.
 set -euo pipefail
+# shellcheck disable=SC2154 # build_x86 (lib/common.sh) sets kb
 . "$(dirname "$0")/lib/common.sh"
 
 opts=(--show --timeout 300)
 [ "${PERFCTR_ICOUNT:-0}" = 1 ] && opts+=(--icount)
 
-bash "$ROOT/tests/deps.sh"
-echo ">> test kernel (first build takes several minutes, then cached)"
-kb=$(build_kernel x86_64)
-echo ">> module and tools"
-build_module "$kb" "$BUILD/run" "$BUILD/run.build.log" PERFCTR_TESTS=1 ||
-	{ tail -n 20 "$BUILD/run.build.log"; exit 1; }
-build_user "$BUILD/user" || { cat "$BUILD/user/build.log"; exit 1; }
+build_x86 run
 echo ">> booting (qemu-system-x86_64, TCG, 2 vCPUs); console follows"
 boot_plan "${opts[@]}" --user "$BUILD/user" run "$kb" run "$BUILD/vm-run.log" \
 	"$BUILD/run"/{perfctr,perfctr_simpmu}.ko |

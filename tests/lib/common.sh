@@ -44,6 +44,20 @@ build_kernel() {	# build_kernel ARCH -> prints the build dir
 	"$ROOT/tests/kernel/build-kernel.sh" "$1" | tail -n 1
 }
 
+# build_x86 NAME: what make run and make bench boot, built or taken from
+# the caches: the packages, the x86_64 test kernel (its dir in $kb), the
+# modules in $BUILD/NAME and the user-space tests in $BUILD/user. Exits
+# with the build's log on a failure.
+build_x86() {
+	bash "$ROOT/tests/deps.sh"
+	echo ">> test kernel (first build takes several minutes, then cached)"
+	kb=$(build_kernel x86_64)
+	echo ">> module and tools"
+	build_module "$kb" "$BUILD/$1" "$BUILD/$1.build.log" PERFCTR_TESTS=1 ||
+		{ tail -n 20 "$BUILD/$1.build.log"; exit 1; }
+	build_user "$BUILD/user" || { cat "$BUILD/user/build.log"; exit 1; }
+}
+
 # make_initramfs OUT KBUILD MODDIR USERDIR [BUSYBOX]
 make_initramfs() {
 	local out=$1 kb=$2 mods=$3 user=$4 bb=${5:-/bin/busybox} extra=() f
