@@ -4,8 +4,8 @@
 # make bench: boot the test VM with -icount shift=0,sleep=off, where the
 # guest's clock advances one step per instruction, and print the cost of
 # each figure as "BENCH <name> <instructions>" (tests/user/bench.c).
-set -euo pipefail
 # shellcheck disable=SC2154 # build_x86 (lib/common.sh) sets kb
+set -euo pipefail
 . "$(dirname "$0")/lib/common.sh"
 
 build_x86 bench

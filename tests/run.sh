@@ -3,8 +3,8 @@
 #
 # make run: build what is needed, boot the test VM with the module loaded
 # and show it working. PERFCTR_ICOUNT=1 adds -icount shift=0.
-set -euo pipefail
 # shellcheck disable=SC2154 # build_x86 (lib/common.sh) sets kb
+set -euo pipefail
 . "$(dirname "$0")/lib/common.sh"
 
 opts=(--show --timeout 300)
