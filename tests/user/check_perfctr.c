@@ -59,6 +59,14 @@ static unsigned long long total_tsc(int fd)
 	return total;
 }
 
+/* Starts counting the TSC; its total over all CPUs @us later. */
+static unsigned long long count_for(int fd, useconds_t us)
+{
+	start_tsc(fd);
+	usleep(us);
+	return total_tsc(fd);
+}
+
 /* --- ABI layout: identical for 32- and 64-bit user space --- */
 
 /*
@@ -136,9 +144,7 @@ START_TEST(global_tsc_counts)
 	int fd = open_global();
 	unsigned long long a, b;
 
-	start_tsc(fd);
-	usleep(50000);
-	a = total_tsc(fd);
+	a = count_for(fd, 50000);
 	usleep(50000);
 	b = total_tsc(fd);
 	ck_assert_uint_gt(a, 0);
@@ -168,9 +174,7 @@ START_TEST(global_restart_zeroes)
 	int fd = open_global();
 	unsigned long long a, b;
 
-	start_tsc(fd);
-	usleep(100000);
-	a = total_tsc(fd);
+	a = count_for(fd, 100000);
 	start_tsc(fd);
 	b = total_tsc(fd);
 	ck_assert_uint_lt(b, a);
@@ -268,9 +272,7 @@ START_TEST(global_bad_write)
 	unsigned long long a, after;
 	int fd = open_global();
 
-	start_tsc(fd);
-	usleep(20000);
-	a = total_tsc(fd);
+	a = count_for(fd, 20000);
 	memset(&buf, 0, sizeof(buf));
 	buf.c = tsc_only();
 	if (b->mutate)

@@ -46,6 +46,34 @@ static ssize_t apply(int fd, enum ctl_kind kind)
 	return write(fd, &c, sizeof(c));
 }
 
+static void accepted(int fd, enum ctl_kind kind)
+{
+	ck_assert_int_eq(apply(fd, kind), sizeof(struct perfctr_cpu_control));
+}
+
+/* Refused, and nothing else changes: the caller checks what runs. */
+static void refused(int fd, enum ctl_kind kind)
+{
+	errno = 0;
+	ck_assert_int_eq(apply(fd, kind), -1);
+	ck_assert_int_eq(errno, EINVAL);
+}
+
+/* Global mode, counting CTL_GOOD on every CPU. */
+static int open_counting(void)
+{
+	int fd = open_global();
+
+	accepted(fd, CTL_GOOD);
+	return fd;
+}
+
+static void stop_and_close(int fd)
+{
+	accepted(fd, CTL_NONE);
+	close(fd);
+}
+
 static int forbidden(int cpu)
 {
 	return model->forbidden[0] && atoi(model->forbidden) == cpu;
@@ -63,9 +91,8 @@ START_TEST(info_names_family)
 START_TEST(global_counters_track_tsc)
 {
 	struct perfctr_sum_ctrs sums[MAX_CPUS];
-	int fd = open_global(), cpu, n, counted = 0;
+	int fd = open_counting(), cpu, n, counted = 0;
 
-	ck_assert_int_eq(apply(fd, CTL_GOOD), sizeof(struct perfctr_cpu_control));
 	usleep(300000);
 	n = read_global(fd, sums);
 	for (cpu = 0; cpu < n; cpu++) {
@@ -86,26 +113,21 @@ START_TEST(global_counters_track_tsc)
 		}
 	}
 	ck_assert_int_gt(counted, 0);
-	ck_assert_int_eq(apply(fd, CTL_NONE), sizeof(struct perfctr_cpu_control));
-	close(fd);
+	stop_and_close(fd);
 }
 
 START_TEST(global_refused_control_keeps_old)
 {
 	struct perfctr_sum_ctrs before[MAX_CPUS], after[MAX_CPUS];
-	int fd = open_global();
+	int fd = open_counting();
 
-	ck_assert_int_eq(apply(fd, CTL_GOOD), sizeof(struct perfctr_cpu_control));
 	usleep(50000);
 	read_global(fd, before);
-	errno = 0;
-	ck_assert_int_eq(apply(fd, CTL_BAD), -1);
-	ck_assert_int_eq(errno, EINVAL);
+	refused(fd, CTL_BAD);
 	usleep(50000);
 	read_global(fd, after);
 	ck_assert_uint_gt(after[0].pmc[1], before[0].pmc[1]);
-	ck_assert_int_eq(apply(fd, CTL_NONE), sizeof(struct perfctr_cpu_control));
-	close(fd);
+	stop_and_close(fd);
 }
 
 /*
@@ -116,14 +138,11 @@ START_TEST(global_refuses_imode)
 {
 	int fd = open_global();
 
-	errno = 0;
-	ck_assert_int_eq(apply(fd, CTL_IMODE), -1);
-	ck_assert_int_eq(errno, EINVAL);
+	refused(fd, CTL_IMODE);
 	ck_assert_str_eq(info_field("reserved_by"), "none");
-	ck_assert_int_eq(apply(fd, CTL_GOOD), sizeof(struct perfctr_cpu_control));
+	accepted(fd, CTL_GOOD);
 	ck_assert_str_eq(info_field("reserved_by"), "global-mode perfctr (uid 0)");
-	ck_assert_int_eq(apply(fd, CTL_NONE), sizeof(struct perfctr_cpu_control));
-	close(fd);
+	stop_and_close(fd);
 }
 
 #define CPU1_ONLINE	"/sys/devices/system/cpu/cpu1/online"
@@ -144,9 +163,8 @@ static void set_online(int cpu, int on)
 START_TEST(global_survives_cpu_hotplug)
 {
 	struct perfctr_sum_ctrs mid[MAX_CPUS], end[MAX_CPUS];
-	int fd = open_global();
+	int fd = open_counting();
 
-	ck_assert_int_eq(apply(fd, CTL_GOOD), sizeof(struct perfctr_cpu_control));
 	usleep(100000);
 	set_online(1, 0);
 	usleep(100000);
@@ -158,8 +176,7 @@ START_TEST(global_survives_cpu_hotplug)
 	ck_assert_uint_gt(end[1].pmc[0], mid[1].pmc[0]);
 	ck_assert_uint_gt(end[1].pmc[0], end[1].tsc * 9 / 10);
 	ck_assert_uint_lt(end[1].pmc[0], end[1].tsc * 11 / 10);
-	ck_assert_int_eq(apply(fd, CTL_NONE), sizeof(struct perfctr_cpu_control));
-	close(fd);
+	stop_and_close(fd);
 }
 
 int main(void)

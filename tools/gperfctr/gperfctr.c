@@ -18,7 +18,7 @@
 #include <time.h>
 #include <unistd.h>
 
-#include <perfctr/perfctr.h>
+#include <libperfctr.h>
 
 #define GLOBAL_PATH "/proc/perfctr/global"
 #define RECLAIM_PATH "/proc/perfctr/reclaim"
@@ -78,28 +78,6 @@ static double now_s(void)
 	return ts.tv_sec + ts.tv_nsec / 1e9;
 }
 
-/* Parses PMC:EVNTSEL[:HIGH] into the next a-mode counter. */
-static int add_counter(struct perfctr_cpu_control *c, const char *arg)
-{
-	unsigned int i = c->nractrs;
-	char *end;
-
-	if (i >= PERFCTR_NR_PMCS)
-		return -1;
-	c->pmc_map[i] = strtoul(arg, &end, 0);
-	if (*end != ':')
-		return -1;
-	c->evntsel[i] = strtoul(end + 1, &end, 0);
-#ifndef __powerpc__
-	if (*end == ':')
-		c->evntsel_high[i] = strtoul(end + 1, &end, 0);
-#endif
-	if (*end)
-		return -1;
-	c->nractrs++;
-	return 0;
-}
-
 static void print_usage_and_exit(void)
 {
 	fprintf(stderr, "gperfctr [-t SECONDS] [-e PMC:EVNTSEL[:HIGH]]...\n");
@@ -137,7 +115,7 @@ int main(int argc, char **argv)
 	while ((opt = getopt(argc, argv, "t:e:")) != -1) {
 		if (opt == 't')
 			seconds = atof(optarg);
-		else if (opt != 'e' || add_counter(&control, optarg))
+		else if (opt != 'e' || perfctr_parse_counter(&control, optarg))
 			print_usage_and_exit();
 	}
 	fd = open(GLOBAL_PATH, O_RDWR);

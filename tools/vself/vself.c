@@ -5,7 +5,7 @@
  * runs. Reads go through the mmap'd state page (no system call) and,
  * for comparison, through a read() of the sums file.
  *
- *   vself [-e PMC:EVNTSEL]...     counters as in gperfctr (x86)
+ *   vself [-e PMC:EVNTSEL[:HIGH]]...   counters as in gperfctr
  */
 #include <errno.h>
 #include <stdio.h>
@@ -44,23 +44,6 @@ static void show(const char *what, const struct perfctr_sum_ctrs *s,
 	printf("\n");
 }
 
-static int parse_counter(struct perfctr_cpu_control *c, const char *arg)
-{
-	unsigned int n = c->nractrs;
-	char *end;
-
-	if (n >= PERFCTR_NR_PMCS)
-		return -1;
-	c->pmc_map[n] = strtoul(arg, &end, 0);
-	if (*end != ':')
-		return -1;
-	c->evntsel[n] = strtoul(end + 1, &end, 0);
-	if (*end)
-		return -1;
-	c->nractrs = n + 1;
-	return 0;
-}
-
 int main(int argc, char **argv)
 {
 	struct perfctr_sum_ctrs s0, s1, s2, s3, sums;
@@ -74,8 +57,8 @@ int main(int argc, char **argv)
 	memset(&ctl, 0, sizeof(ctl));
 	ctl.cpu_control.tsc_on = 1;
 	while ((opt = getopt(argc, argv, "e:")) != -1) {
-		if (opt != 'e' || parse_counter(&ctl.cpu_control, optarg)) {
-			fprintf(stderr, "usage: vself [-e PMC:EVNTSEL]...\n");
+		if (opt != 'e' || perfctr_parse_counter(&ctl.cpu_control, optarg)) {
+			fprintf(stderr, "usage: vself [-e PMC:EVNTSEL[:HIGH]]...\n");
 			return 2;
 		}
 	}

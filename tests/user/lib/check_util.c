@@ -80,6 +80,30 @@ int check_run(Suite *s)
 	return failed ? EXIT_FAILURE : EXIT_SUCCESS;
 }
 
+int check_run_areas(const char *name, const check_area_fn *areas, size_t n)
+{
+	Suite *s = suite_create(name);
+	size_t i;
+
+	for (i = 0; i < n; i++)
+		areas[i](s);
+	/* Counters only where the model has them: P4 thread 1 has none. */
+	if (model && cpus_forbidden && pin(0))
+		return EXIT_FAILURE;
+	return check_run(s);
+}
+
+TCase *add_tcase(Suite *s, const char *name, check_fixture_fn setup,
+		 check_fixture_fn teardown)
+{
+	TCase *tc = tcase_create(name);
+
+	if (setup || teardown)
+		tcase_add_checked_fixture(tc, setup, teardown);
+	suite_add_tcase(s, tc);
+	return tc;
+}
+
 /* --- time --- */
 
 unsigned long long ms_ticks(unsigned int ms)

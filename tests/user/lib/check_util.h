@@ -5,7 +5,8 @@
  * and global, module parameters, child processes that report back
  * through pipes, and the controls and raw files of /proc/perfctr/<tid>/.
  * check_init() reads the driver's facts and $PERFCTR_SIM_MODEL once, in
- * main(); check_run() runs a suite and gives main()'s exit code.
+ * main(); check_run() runs a suite and gives main()'s exit code, and
+ * check_run_areas() does so for a suite split into one file per area.
  */
 #ifndef _PERFCTR_CHECK_UTIL_H
 #define _PERFCTR_CHECK_UTIL_H
@@ -56,7 +57,22 @@ int check_init(void);
 char *info_field(const char *key);
 /* Runs @s, each test in its own process; EXIT_SUCCESS or EXIT_FAILURE. */
 struct Suite;
+struct TCase;
 int check_run(struct Suite *s);
+/*
+ * A suite split into areas (tests/user/<suite>/): builds suite @name from
+ * @areas, each adding its test cases, and runs it as check_run() does,
+ * pinned to CPU 0 where some CPU has no counters.
+ */
+typedef void (*check_area_fn)(struct Suite *s);
+int check_run_areas(const char *name, const check_area_fn *areas, size_t n);
+/*
+ * Test case @name, added to @s, with @setup and @teardown (either may be
+ * NULL) run around each test in the test's own process.
+ */
+typedef void (*check_fixture_fn)(void);
+struct TCase *add_tcase(struct Suite *s, const char *name,
+			check_fixture_fn setup, check_fixture_fn teardown);
 
 /* --- time --- */
 
@@ -110,6 +126,7 @@ void kid_read(struct kid *k, void *buf, size_t size);
 void kid_start(struct kid *k, kid_fn fn, void *arg);
 void kid_done(struct kid *k);
 void kid_run(kid_fn fn, void *arg);
+void kid_run_int(kid_fn fn, int val);
 void kid_wait_go(int rd);
 int kid_spawn_report(struct kid *k, kid_fn fn, void *arg, void *buf,
 		     size_t size);
@@ -141,6 +158,17 @@ void set_control(int fd, const struct vperfctr_control *c);
 void do_command(int fd, __u32 cmd);
 void lib_control(struct vperfctr *vp, const struct vperfctr_control *c);
 struct vperfctr *lib_open_full(struct vperfctr_control *c, unsigned int *n);
+struct vperfctr *lib_open_tsc(struct vperfctr_control *c);
+
+/* The caller's counters running full_control(), as most tests want them. */
+struct full_set {
+	struct vperfctr_control c;
+	struct vperfctr *vp;
+	const struct vperfctr_state *st;	/* its state page */
+	unsigned int n;				/* counters besides the TSC */
+};
+
+void full_set_open(struct full_set *f);
 void count_at_least(struct vperfctr *vp, int fd, unsigned long long ticks);
 __u32 cstatus_of(const struct vperfctr_state *st);
 const struct vperfctr_state *state_of(const struct vperfctr *vp);

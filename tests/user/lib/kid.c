@@ -89,6 +89,12 @@ void kid_run(kid_fn fn, void *arg)
 	kid_done(&k);
 }
 
+/* kid_run() for a child whose one parameter is a number (a flag, a uid). */
+void kid_run_int(kid_fn fn, int val)
+{
+	kid_run(fn, &val);
+}
+
 /* Blocks until the parent writes a byte or goes away. */
 void kid_wait_go(int rd)
 {

@@ -117,6 +117,30 @@ struct vperfctr *lib_open_full(struct vperfctr_control *c, unsigned int *n)
 	return vp;
 }
 
+/* lib_open_full(), and the set's state page (asserted mapped). */
+void full_set_open(struct full_set *f)
+{
+	f->vp = lib_open_full(&f->c, &f->n);
+	f->st = state_of(f->vp);
+	ck_assert_ptr_nonnull(f->st);
+}
+
+/*
+ * In a child, non-asserting: the caller's counters through libperfctr,
+ * counting the TSC (tsc_control(@c)); NULL if either step fails.
+ */
+struct vperfctr *lib_open_tsc(struct vperfctr_control *c)
+{
+	struct vperfctr *vp = vperfctr_open();
+
+	tsc_control(c);
+	if (vp && vperfctr_control(vp, c)) {
+		vperfctr_close(vp);
+		return NULL;
+	}
+	return vp;
+}
+
 /*
  * Runs until the TSC sum (of @vp, else of the sums file @fd) reaches
  * @ticks: a known amount counted, however the thread was scheduled.

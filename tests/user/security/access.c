@@ -45,7 +45,7 @@ static int same_uid_reader(int rd, int wr, void *arg)
 static void run_reader(int how, const char *same_uid)
 {
 	ck_assert_int_eq(param_put("read_same_uid", same_uid), 0);
-	kid_run(same_uid_reader, &how);
+	kid_run_int(same_uid_reader, how);
 }
 
 START_TEST(read_same_uid_refused_by_default)
@@ -65,11 +65,9 @@ START_TEST(read_by_tracer_allowed)
 
 void sec_access_tcase(Suite *s)
 {
-	TCase *tc = tcase_create("access");
+	TCase *tc = add_tcase(s, "access", NULL, defaults);
 
-	tcase_add_checked_fixture(tc, NULL, defaults);
 	tcase_add_test(tc, read_same_uid_refused_by_default);
 	tcase_add_test(tc, read_same_uid_opted_in);
 	tcase_add_test(tc, read_by_tracer_allowed);
-	suite_add_tcase(s, tc);
 }

@@ -148,19 +148,16 @@ void sec_fastread_tcase(Suite *s)
 	TCase *tc;
 
 	if (model && cpus_forbidden && ncpus >= 2) {
-		tc = tcase_create("hotplug");
-		tcase_add_checked_fixture(tc, NULL, online_again);
+		tc = add_tcase(s, "hotplug", NULL, online_again);
 		tcase_add_test(tc, ht_sibling_hotplug_keeps_counting);
-		suite_add_tcase(s, tc);
 	}
 
 	if (model) {
-		tc = tcase_create("fastread");
+		tc = add_tcase(s, "fastread", NULL, NULL);
 		tcase_set_timeout(tc, 60);
 #ifndef __powerpc__
 		tcase_add_test(tc, user_read_follows_the_control);
 #endif
 		tcase_add_test(tc, fast_read_survives_overflow_stops);
-		suite_add_tcase(s, tc);
 	}
 }

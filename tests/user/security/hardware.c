@@ -195,16 +195,12 @@ static int global_open_kid(int rd, int wr, void *arg)
 
 START_TEST(global_open_with_perfmon_only)
 {
-	int keep = 1;
-
-	kid_run(global_open_kid, &keep);
+	kid_run_int(global_open_kid, 1);
 }
 
 START_TEST(global_open_without_perfmon_refused)
 {
-	int keep = 0;
-
-	kid_run(global_open_kid, &keep);
+	kid_run_int(global_open_kid, 0);
 }
 
 /* --- status --- */
@@ -231,7 +227,7 @@ START_TEST(status_follows_the_set)
 
 void sec_hardware_tcase(Suite *s)
 {
-	TCase *tc = tcase_create("hardware");
+	TCase *tc = add_tcase(s, "hardware", NULL, NULL);
 
 	tcase_add_test(tc, reserved_by_none_when_free);
 	tcase_add_test(tc, reclaim_needs_perfmon);
@@ -240,12 +236,9 @@ void sec_hardware_tcase(Suite *s)
 	tcase_add_test(tc, global_open_without_perfmon_refused);
 	if (model && !cpus_forbidden)
 		tcase_add_test(tc, info_names_holder_and_reclaim_takes_back);
-	suite_add_tcase(s, tc);
 
 	if (model) {
-		tc = tcase_create("kernel");
-		tcase_add_checked_fixture(tc, NULL, kernel_free);
+		tc = add_tcase(s, "kernel", NULL, kernel_free);
 		tcase_add_test(tc, info_names_kernel_holder);
-		suite_add_tcase(s, tc);
 	}
 }

@@ -420,7 +420,7 @@ START_TEST(exec_with_same_ids_keeps_the_set)
 
 void sec_lifetime_tcase(Suite *s)
 {
-	TCase *tc = tcase_create("lifetime");
+	TCase *tc = add_tcase(s, "lifetime", NULL, NULL);
 
 	tcase_set_timeout(tc, 120);
 	tcase_add_test(tc, f1_tracee_unlinks_pending_set);
@@ -429,5 +429,4 @@ void sec_lifetime_tcase(Suite *s)
 	tcase_add_test(tc, exec_setuid_drops_the_set);
 	tcase_add_test(tc, exec_with_changed_ids_drops_the_set);
 	tcase_add_test(tc, exec_with_same_ids_keeps_the_set);
-	suite_add_tcase(s, tc);
 }

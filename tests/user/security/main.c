@@ -19,17 +19,13 @@
 
 #include "security.h"
 
-static Suite *security_suite(void)
-{
-	Suite *s = suite_create("security");
-
-	sec_paranoid_tcase(s);
-	sec_hardware_tcase(s);
-	sec_access_tcase(s);
-	sec_lifetime_tcase(s);
-	sec_fastread_tcase(s);
-	return s;
-}
+static const check_area_fn areas[] = {
+	sec_paranoid_tcase,
+	sec_hardware_tcase,
+	sec_access_tcase,
+	sec_lifetime_tcase,
+	sec_fastread_tcase,
+};
 
 int main(int argc, char **argv)
 {
@@ -37,8 +33,5 @@ int main(int argc, char **argv)
 		return EXIT_FAILURE;
 	if (argc > 3 && !strcmp(argv[1], HELPER_ARG))
 		return suid_helper(atoi(argv[2]), atoi(argv[3]));
-	/* Counters only where the model has them: P4 thread 1 has none. */
-	if (model && cpus_forbidden && pin(0))
-		return EXIT_FAILURE;
-	return check_run(security_suite());
+	return check_run_areas("security", areas, ARRAY_SIZE(areas));
 }

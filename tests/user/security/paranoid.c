@@ -75,12 +75,9 @@ static int try_kid(int rd, int wr, void *arg)
 	(void)wr;
 	if (become_nobody())
 		return kid_fail(10);
-	vp = vperfctr_open();
+	vp = lib_open_tsc(&c);
 	if (!vp)
 		return kid_fail(11);
-	tsc_control(&c);
-	if (vperfctr_control(vp, &c))
-		return kid_fail(12);
 	try_control(t, &c);
 	err = vperfctr_control(vp, &c) ? errno : 0;
 	if (err != t->want)
@@ -236,25 +233,20 @@ static int tracer_kid(int rd, int wr, void *arg)
 
 START_TEST(tracer_privilege_judged_root)
 {
-	int nobody = 0;
-
 	set_paranoid(2);
-	kid_run(tracer_kid, &nobody);
+	kid_run_int(tracer_kid, 0);
 }
 
 START_TEST(tracer_privilege_judged_nobody)
 {
-	int nobody = 1;
-
 	set_paranoid(2);
-	kid_run(tracer_kid, &nobody);
+	kid_run_int(tracer_kid, 1);
 }
 
 void sec_paranoid_tcase(Suite *s)
 {
-	TCase *tc = tcase_create("paranoid");
+	TCase *tc = add_tcase(s, "paranoid", NULL, defaults);
 
-	tcase_add_checked_fixture(tc, NULL, defaults);
 	tcase_add_test(tc, paranoid_default_is_2);
 	tcase_add_loop_test(tc, paranoid_out_of_range_refused, 0,
 			    ARRAY_SIZE(bad_levels));
@@ -269,5 +261,4 @@ void sec_paranoid_tcase(Suite *s)
 		tcase_add_test(tc, tracer_privilege_judged_root);
 		tcase_add_test(tc, tracer_privilege_judged_nobody);
 	}
-	suite_add_tcase(s, tc);
 }

@@ -92,33 +92,30 @@ START_TEST(command_without_counters)
 
 START_TEST(command_suspend_resume)
 {
-	const struct vperfctr_state *st;
 	struct perfctr_sum_ctrs a, b;
-	struct vperfctr_control c;
-	struct vperfctr *vp;
-	unsigned int i, n;
+	struct full_set f;
+	unsigned int i;
 
-	vp = lib_open_full(&c, &n);
-	st = state_of(vp);
-	ck_assert_uint_eq(cstatus_of(st), full_cstatus());
+	full_set_open(&f);
+	ck_assert_uint_eq(cstatus_of(f.st), full_cstatus());
 	spin(ms_ticks(2));
-	ck_assert_int_eq(vperfctr_suspend(vp), 0);
-	ck_assert_uint_eq(cstatus_of(st), 0);
-	ck_assert_int_eq(vperfctr_read_sums(vp, &a), 0);
+	ck_assert_int_eq(vperfctr_suspend(f.vp), 0);
+	ck_assert_uint_eq(cstatus_of(f.st), 0);
+	ck_assert_int_eq(vperfctr_read_sums(f.vp, &a), 0);
 	spin(ms_ticks(5));
-	ck_assert_int_eq(vperfctr_read_sums(vp, &b), 0);
+	ck_assert_int_eq(vperfctr_read_sums(f.vp, &b), 0);
 	ck_assert_mem_eq(&a, &b, SUMS_SIZE);
 	/* Again: nothing more happens. */
-	ck_assert_int_eq(vperfctr_suspend(vp), 0);
-	ck_assert_uint_eq(cstatus_of(st), 0);
-	ck_assert_int_eq(vperfctr_read_sums(vp, &b), 0);
+	ck_assert_int_eq(vperfctr_suspend(f.vp), 0);
+	ck_assert_uint_eq(cstatus_of(f.st), 0);
+	ck_assert_int_eq(vperfctr_read_sums(f.vp, &b), 0);
 	ck_assert_mem_eq(&a, &b, SUMS_SIZE);
-	ck_assert_int_eq(vperfctr_resume(vp), 0);
-	ck_assert_uint_eq(cstatus_of(st), full_cstatus());
+	ck_assert_int_eq(vperfctr_resume(f.vp), 0);
+	ck_assert_uint_eq(cstatus_of(f.st), full_cstatus());
 	spin(ms_ticks(2));
-	ck_assert_int_eq(vperfctr_read_sums(vp, &b), 0);
+	ck_assert_int_eq(vperfctr_read_sums(f.vp, &b), 0);
 	ck_assert_uint_gt(b.tsc, a.tsc);
-	for (i = 0; i < n; i++)
+	for (i = 0; i < f.n; i++)
 		ck_assert_uint_gt(b.pmc[i], a.pmc[i]);
 }
 
@@ -310,7 +307,7 @@ START_TEST(sim_iresume_before_overflow_refused)
 
 void vp_command_tcase(Suite *s)
 {
-	TCase *tc = tcase_create("command");
+	TCase *tc = add_tcase(s, "command", NULL, NULL);
 
 	tcase_add_loop_test(tc, command_bad_write, 0, ARRAY_SIZE(bad_commands));
 	tcase_add_loop_test(tc, command_without_counters, 0, ARRAY_SIZE(all_commands));
@@ -322,5 +319,4 @@ void vp_command_tcase(Suite *s)
 		tcase_add_test(tc, sim_overflow_signal_and_iresume);
 		tcase_add_test(tc, sim_iresume_before_overflow_refused);
 	}
-	suite_add_tcase(s, tc);
 }

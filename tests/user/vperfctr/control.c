@@ -314,7 +314,7 @@ START_TEST(sim_control_busy_in_global_mode)
 
 void vp_control_tcase(Suite *s)
 {
-	TCase *tc = tcase_create("control");
+	TCase *tc = add_tcase(s, "control", NULL, NULL);
 
 	tcase_add_loop_test(tc, control_bad_write, 0, ARRAY_SIZE(bad_controls));
 	tcase_add_test(tc, control_preserve);
@@ -323,5 +323,4 @@ void vp_control_tcase(Suite *s)
 				    ARRAY_SIZE(sim_bad_controls));
 		tcase_add_test(tc, sim_control_busy_in_global_mode);
 	}
-	suite_add_tcase(s, tc);
 }

@@ -359,7 +359,7 @@ START_TEST(migration_ping_pong)
 
 void vp_counting_tcase(Suite *s)
 {
-	TCase *tc = tcase_create("counting");
+	TCase *tc = add_tcase(s, "counting", NULL, NULL);
 
 	tcase_add_test(tc, tsc_sleeping_thread_accrues_little);
 	tcase_add_test(tc, tsc_spinning_thread_accrues_runtime);
@@ -370,5 +370,4 @@ void vp_counting_tcase(Suite *s)
 	} else {
 		tcase_add_test(tc, timeshared_threads_count_their_turns);
 	}
-	suite_add_tcase(s, tc);
 }

@@ -129,12 +129,11 @@ START_TEST(sums_read_size)
 
 void vp_files_tcase(Suite *s)
 {
-	TCase *tc = tcase_create("files");
+	TCase *tc = add_tcase(s, "files", NULL, NULL);
 
 	tcase_add_test(tc, self_names_calling_thread);
 	tcase_add_test(tc, no_such_thread);
 	tcase_add_test(tc, control_reads_back);
 	tcase_add_test(tc, control_read_size);
 	tcase_add_test(tc, sums_read_size);
-	suite_add_tcase(s, tc);
 }

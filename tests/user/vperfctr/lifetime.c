@@ -336,7 +336,7 @@ START_TEST(exec_keeps_counters_without_cloexec)
 
 void vp_lifetime_tcase(Suite *s)
 {
-	TCase *tc = tcase_create("lifetime");
+	TCase *tc = add_tcase(s, "lifetime", NULL, NULL);
 
 	tcase_add_test(tc, exit_thread_with_live_counters);
 	tcase_add_test(tc, exit_process_with_live_counters);
@@ -347,5 +347,4 @@ void vp_lifetime_tcase(Suite *s)
 	tcase_add_test(tc, exec_keeps_counters_without_cloexec);
 	if (model)
 		tcase_add_test(tc, sim_exec_new_set_replaces_cloexec_set);
-	suite_add_tcase(s, tc);
 }

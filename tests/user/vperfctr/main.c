@@ -18,20 +18,16 @@
 
 #include "vperfctr.h"
 
-static Suite *vperfctr_suite(void)
-{
-	Suite *s = suite_create("vperfctr");
-
-	vp_files_tcase(s);
-	vp_counting_tcase(s);
-	vp_state_tcase(s);
-	vp_control_tcase(s);
-	vp_command_tcase(s);
-	vp_remote_tcase(s);
-	vp_lifetime_tcase(s);
-	vp_sim_tcase(s);
-	return s;
-}
+static const check_area_fn areas[] = {
+	vp_files_tcase,
+	vp_counting_tcase,
+	vp_state_tcase,
+	vp_control_tcase,
+	vp_command_tcase,
+	vp_remote_tcase,
+	vp_lifetime_tcase,
+	vp_sim_tcase,
+};
 
 int main(int argc, char **argv)
 {
@@ -42,9 +38,5 @@ int main(int argc, char **argv)
 		return EXIT_FAILURE;
 	if (argc > 1 && !strcmp(argv[1], PROBE_NEW_ARG))
 		return model ? exec_new_set_probe() : 15;
-	/* Counters only where the model has them: P4 thread 1 has none. */
-	if (model && cpus_forbidden && pin(0))
-		return EXIT_FAILURE;
-
-	return check_run(vperfctr_suite());
+	return check_run_areas("vperfctr", areas, ARRAY_SIZE(areas));
 }

@@ -66,16 +66,12 @@ static int unprivileged_reader(int rd, int wr, void *arg)
 
 START_TEST(remote_read_same_uid)
 {
-	int nodump = 0;
-
-	kid_run(unprivileged_reader, &nodump);
+	kid_run_int(unprivileged_reader, 0);
 }
 
 START_TEST(remote_read_not_dumpable_refused)
 {
-	int nodump = 1;
-
-	kid_run(unprivileged_reader, &nodump);
+	kid_run_int(unprivileged_reader, 1);
 }
 
 /* As nobody, reads root's (our) counters: EACCES; its own: allowed. */
@@ -83,7 +79,6 @@ static int other_uid_reader(int rd, int wr, void *arg)
 {
 	pid_t root_tid = *(pid_t *)arg;
 	struct vperfctr_control c;
-	struct vperfctr *vp;
 	int fd;
 
 	(void)rd;
@@ -95,13 +90,7 @@ static int other_uid_reader(int rd, int wr, void *arg)
 	fd = pfs_open(root_tid, "control", O_RDONLY);
 	if (fd >= 0 || errno != EACCES)
 		return kid_fail(33);
-	vp = vperfctr_open();
-	if (!vp)
-		return kid_fail(34);
-	tsc_control(&c);
-	if (vperfctr_control(vp, &c))
-		return kid_fail(35);
-	return 0;
+	return lib_open_tsc(&c) ? 0 : kid_fail(34);
 }
 
 START_TEST(remote_read_other_uid_refused)
@@ -125,16 +114,13 @@ START_TEST(remote_read_other_uid_refused)
  */
 static int saved_uid_target(int rd, int wr, void *arg)
 {
-	uid_t suid = *(uid_t *)arg;
+	uid_t suid = *(int *)arg;
 	struct vperfctr_control c;
-	struct vperfctr *vp;
 	char done = 1;
 
 	if (setresuid(NOBODY, NOBODY, suid) || prctl(PR_SET_DUMPABLE, 1, 0, 0, 0))
 		return kid_fail(40);
-	vp = vperfctr_open();
-	tsc_control(&c);
-	if (!vp || vperfctr_control(vp, &c))
+	if (!lib_open_tsc(&c))
 		return kid_fail(41);
 	if (write(wr, &done, 1) != 1)
 		return kid_fail(42);
@@ -144,7 +130,7 @@ static int saved_uid_target(int rd, int wr, void *arg)
 
 static int saved_uid_reader(int rd, int wr, void *arg)
 {
-	uid_t suid = *(uid_t *)arg;
+	uid_t suid = *(int *)arg;
 	struct perfctr_sum_ctrs s;
 	struct vperfctr *vp;
 	struct kid t;
@@ -171,16 +157,12 @@ static int saved_uid_reader(int rd, int wr, void *arg)
 
 START_TEST(remote_read_saved_uid_refused)
 {
-	uid_t suid = 0;
-
-	kid_run(saved_uid_reader, &suid);
+	kid_run_int(saved_uid_reader, 0);
 }
 
 START_TEST(remote_read_all_ids_allowed)
 {
-	uid_t suid = NOBODY;
-
-	kid_run(saved_uid_reader, &suid);
+	kid_run_int(saved_uid_reader, NOBODY);
 }
 
 /*
@@ -191,12 +173,10 @@ START_TEST(remote_read_all_ids_allowed)
 static int turning_target(int rd, int wr, void *arg)
 {
 	struct vperfctr_control c;
-	struct vperfctr *vp = vperfctr_open();
 	char b = 1;
 
 	(void)arg;
-	tsc_control(&c);
-	if (!vp || vperfctr_control(vp, &c))
+	if (!lib_open_tsc(&c))
 		return kid_fail(40);
 	if (write(wr, &b, 1) != 1 || read(rd, &b, 1) != 1)
 		return kid_fail(41);
@@ -421,9 +401,8 @@ static void same_uid_off(void)
 
 void vp_remote_tcase(Suite *s)
 {
-	TCase *tc = tcase_create("remote");
+	TCase *tc = add_tcase(s, "remote", same_uid_on, same_uid_off);
 
-	tcase_add_checked_fixture(tc, same_uid_on, same_uid_off);
 	tcase_add_test(tc, remote_read_as_root);
 	tcase_add_test(tc, remote_read_same_uid);
 	tcase_add_test(tc, remote_read_not_dumpable_refused);
@@ -433,5 +412,4 @@ void vp_remote_tcase(Suite *s)
 	tcase_add_test(tc, remote_read_rechecked_per_request);
 	tcase_add_test(tc, remote_change_needs_ptrace_stop);
 	tcase_add_test(tc, remote_control_creates_counters);
-	suite_add_tcase(s, tc);
 }

@@ -54,9 +54,8 @@ void vp_sim_tcase(Suite *s)
 
 	if (!model_name)
 		return;
-	tc = tcase_create("sim");
+	tc = add_tcase(s, "sim", NULL, NULL);
 	tcase_add_test(tc, sim_model_known);
 	if (model && cpus_forbidden)
 		tcase_add_test(tc, sim_counters_refused_on_forbidden_cpus);
-	suite_add_tcase(s, tc);
 }

@@ -39,31 +39,27 @@ START_TEST(state_page_shows_cstatus)
 
 START_TEST(mmap_equals_sums_when_stopped)
 {
-	const struct vperfctr_state *st;
 	struct perfctr_sum_ctrs m, r;
-	struct vperfctr_control c;
-	struct vperfctr *vp;
-	unsigned int i, n;
+	struct full_set f;
+	unsigned int i;
 
-	vp = lib_open_full(&c, &n);
-	st = state_of(vp);
-	ck_assert(st);
+	full_set_open(&f);
 	spin(ms_ticks(10));
-	ck_assert_int_eq(vperfctr_suspend(vp), 0);
+	ck_assert_int_eq(vperfctr_suspend(f.vp), 0);
 	memset(&m, 0, sizeof(m));
-	ck_assert_int_eq(vperfctr_read_ctrs(vp, &m), 0);
-	ck_assert_int_eq(vperfctr_read_sums(vp, &r), 0);
+	ck_assert_int_eq(vperfctr_read_ctrs(f.vp, &m), 0);
+	ck_assert_int_eq(vperfctr_read_sums(f.vp, &r), 0);
 	ck_assert_uint_gt(r.tsc, 0);
 	ck_assert_uint_eq(m.tsc, r.tsc);
-	ck_assert_uint_eq(vperfctr_read_tsc(vp), r.tsc);
-	ck_assert_uint_eq(cstatus_of(st), 0);
-	ck_assert_uint_eq(PAGE_LOAD(st->seq) & 1, 0);
-	ck_assert_uint_eq(PAGE_LOAD(st->cpu_state.tsc_sum), r.tsc);
-	for (i = 0; i < n; i++) {
+	ck_assert_uint_eq(vperfctr_read_tsc(f.vp), r.tsc);
+	ck_assert_uint_eq(cstatus_of(f.st), 0);
+	ck_assert_uint_eq(PAGE_LOAD(f.st->seq) & 1, 0);
+	ck_assert_uint_eq(PAGE_LOAD(f.st->cpu_state.tsc_sum), r.tsc);
+	for (i = 0; i < f.n; i++) {
 		ck_assert_uint_gt(r.pmc[i], 0);
 		ck_assert_uint_eq(m.pmc[i], r.pmc[i]);
-		ck_assert_uint_eq(vperfctr_read_pmc(vp, i), r.pmc[i]);
-		ck_assert_uint_eq(PAGE_LOAD(st->cpu_state.pmc[i].sum), r.pmc[i]);
+		ck_assert_uint_eq(vperfctr_read_pmc(f.vp, i), r.pmc[i]);
+		ck_assert_uint_eq(PAGE_LOAD(f.st->cpu_state.pmc[i].sum), r.pmc[i]);
 	}
 }
 
@@ -242,7 +238,7 @@ START_TEST(state_mmap_other_process_refused)
 
 void vp_state_tcase(Suite *s)
 {
-	TCase *tc = tcase_create("state");
+	TCase *tc = add_tcase(s, "state", NULL, NULL);
 
 	tcase_add_test(tc, state_page_shows_cstatus);
 	tcase_add_test(tc, mmap_equals_sums_when_stopped);
@@ -252,5 +248,4 @@ void vp_state_tcase(Suite *s)
 	tcase_add_test(tc, state_mmap_length_refused);
 	tcase_add_test(tc, state_mmap_other_thread_refused);
 	tcase_add_test(tc, state_mmap_other_process_refused);
-	suite_add_tcase(s, tc);
 }

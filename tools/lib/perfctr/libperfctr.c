@@ -178,6 +178,33 @@ const char *perfctr_explain(int err)
 	return NULL;
 }
 
+/* Command-line counters, as the tools take them */
+
+int perfctr_parse_counter(struct perfctr_cpu_control *c, const char *arg)
+{
+	unsigned int i = c->nractrs;
+	char *end;
+
+	if (i >= PERFCTR_NR_PMCS)
+		goto invalid;
+	c->pmc_map[i] = strtoul(arg, &end, 0);
+	if (*end != ':')
+		goto invalid;
+	c->evntsel[i] = strtoul(end + 1, &end, 0);
+#ifndef __powerpc__
+	if (*end == ':')
+		c->evntsel_high[i] = strtoul(end + 1, &end, 0);
+#endif
+	if (*end)
+		goto invalid;
+	c->nractrs = i + 1;
+	return 0;
+
+invalid:
+	errno = EINVAL;
+	return -1;
+}
+
 /* Opening and closing */
 
 static void vp_free(struct vperfctr *vp)
@@ -246,6 +273,13 @@ static int vp_open_state(struct vperfctr *vp, int dfd,
 	return vp_map_state(vp, NULL);
 }
 
+/* One of the set's files, close-on-exec, into *@fd; 0 or -1. */
+static int vp_openat(int dfd, const char *name, int flags, int *fd)
+{
+	*fd = openat(dfd, name, flags | O_CLOEXEC);
+	return *fd < 0 ? -1 : 0;
+}
+
 static struct vperfctr *vp_open(const char *dir, int self)
 {
 	struct perfctr_info info;
@@ -270,19 +304,11 @@ static struct vperfctr *vp_open(const char *dir, int self)
 	dfd = open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
 	if (dfd < 0)
 		goto fail;
-	vp->control_fd = openat(dfd, "control", O_RDWR | O_CLOEXEC);
-	if (vp->control_fd < 0)
-		goto fail_dir;
-	vp->sums_fd = openat(dfd, "sums", O_RDONLY | O_CLOEXEC);
-	if (vp->sums_fd < 0)
-		goto fail_dir;
-	vp->command_fd = openat(dfd, "command", O_WRONLY | O_CLOEXEC);
-	if (vp->command_fd < 0)
-		goto fail_dir;
-	vp->status_fd = openat(dfd, "status", O_RDONLY | O_CLOEXEC);
-	if (vp->status_fd < 0)
-		goto fail_dir;
-	if (self && vp_open_state(vp, dfd, &info))
+	if (vp_openat(dfd, "control", O_RDWR, &vp->control_fd) ||
+	    vp_openat(dfd, "sums", O_RDONLY, &vp->sums_fd) ||
+	    vp_openat(dfd, "command", O_WRONLY, &vp->command_fd) ||
+	    vp_openat(dfd, "status", O_RDONLY, &vp->status_fd) ||
+	    (self && vp_open_state(vp, dfd, &info)))
 		goto fail_dir;
 	close(dfd);
 	return vp;

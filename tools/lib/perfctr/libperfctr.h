@@ -44,6 +44,14 @@ int perfctr_info(struct perfctr_info *info);
  */
 const char *perfctr_explain(int err);
 
+/*
+ * Parses a counter given as PMC:EVNTSEL[:HIGH] (HIGH: the event select's
+ * upper half, x86 only; numbers in C syntax) into @c's next a-mode
+ * counter and counts it in nractrs. EINVAL for a malformed @arg or one
+ * counter too many.
+ */
+int perfctr_parse_counter(struct perfctr_cpu_control *c, const char *arg);
+
 struct vperfctr;
 
 /* The calling thread's counters. The state page is mapped. */
