@@ -32,7 +32,7 @@ static inline __u32 load_u32(const __u32 *p)
 }
 
 #if defined(__powerpc__)
-#include "arch-ppc.h"
+#include "arch-powerpc.h"
 #else
 #include "arch-x86.h"
 #endif

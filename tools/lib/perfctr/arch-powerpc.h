@@ -6,8 +6,8 @@
  * let user mode read every counter through its user copy, UPMCn: pmc_map
  * holds the counter number, 0 for PMC1.
  */
-#ifndef _LIBPERFCTR_ARCH_PPC_H
-#define _LIBPERFCTR_ARCH_PPC_H
+#ifndef _LIBPERFCTR_ARCH_POWERPC_H
+#define _LIBPERFCTR_ARCH_POWERPC_H
 
 #include <linux/types.h>
 
@@ -44,4 +44,4 @@ static inline __u32 arch_rdpmc_low(__u32 map)
 	}
 }
 
-#endif /* _LIBPERFCTR_ARCH_PPC_H */
+#endif /* _LIBPERFCTR_ARCH_POWERPC_H */
