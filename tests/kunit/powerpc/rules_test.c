@@ -199,21 +199,12 @@ static void ppc_rule(struct kunit *test)
 {
 	const struct rule_case *c = test->param_value;
 	struct perfctr_cpu_state *state = sim_state(test);
-	struct perfctr_cpu_state *before = sim_state(test);
 	unsigned int writes;
-	int err;
 
 	KUNIT_ASSERT_EQ(test, sim_start(test, c->model), 0);
-	state->id = 12345;
 	fill_control(&state->control, c);
-	*before = *state;
 	writes = perfctr_ppc_sim.nr_mmcr_writes + perfctr_ppc_sim.nr_pmc_writes;
-	err = perfctr_cpu_update_control(state, c->is_global);
-	KUNIT_EXPECT_EQ(test, err, c->expect);
-	if (err)
-		KUNIT_EXPECT_EQ(test, memcmp(before, state, sizeof(*state)), 0);
-	else
-		KUNIT_EXPECT_NE(test, state->id, 12345ULL);
+	sim_expect_update(test, state, c->is_global, c->expect);
 	/* Validation is pure: no register is touched. */
 	KUNIT_EXPECT_EQ(test, perfctr_ppc_sim.nr_mmcr_writes +
 			perfctr_ppc_sim.nr_pmc_writes, writes);

@@ -102,6 +102,26 @@ static inline void imode_control(struct kunit *test,
 	KUNIT_ASSERT_EQ(test, perfctr_cpu_update_control(state, false), 0);
 }
 
+/* A new state with amode_control(@n, @ev) loaded. */
+static inline struct perfctr_cpu_state *amode_state(struct kunit *test,
+						    unsigned int n, u32 ev)
+{
+	struct perfctr_cpu_state *state = sim_state(test);
+
+	amode_control(test, state, n, ev);
+	return state;
+}
+
+/* A new state with imode_control(@ireset) loaded. */
+static inline struct perfctr_cpu_state *imode_state(struct kunit *test,
+						    s32 ireset)
+{
+	struct perfctr_cpu_state *state = sim_state(test);
+
+	imode_control(test, state, ireset);
+	return state;
+}
+
 static inline u64 preset(s32 ireset)
 {
 	unsigned int width = perfctr_x86_sim.m->width;
