@@ -40,4 +40,21 @@ static inline void sim_fill_control(struct perfctr_cpu_control *control,
 	}
 }
 
+/*
+ * Power on the model of table case @tcase and return a new state with its
+ * control filled in, not yet loaded. @tcase has .model, .tsc_on, .nractrs,
+ * .nrictrs, .mmcr0 and an array .c of struct sim_ctr.
+ */
+#define sim_case_state(test, tcase) ({					\
+	struct kunit *__test = (test);					\
+	__auto_type __c = (tcase);					\
+	struct perfctr_cpu_state *__state = sim_state(__test);		\
+									\
+	KUNIT_ASSERT_EQ(__test, sim_start(__test, __c->model), 0);	\
+	sim_fill_control(&__state->control, __c->tsc_on, __c->nractrs,	\
+			 __c->nrictrs, __c->mmcr0, __c->c,		\
+			 ARRAY_SIZE(__c->c));				\
+	__state;							\
+})
+
 #endif /* _PERFCTR_PPC_ARCH_TEST_H */

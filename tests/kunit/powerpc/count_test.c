@@ -57,6 +57,13 @@ static struct perfctr_cpu_state *start_imode(struct kunit *test,
 	return imode_state(test, pmc, ireset, extra);
 }
 
+/* @n events happen, by when the timebase reads @tb. */
+static void advance(u32 n, u32 tb)
+{
+	perfctr_ppc_sim_tick(n);
+	perfctr_ppc_sim.tb = tb;
+}
+
 static void ppc_count_accumulates(struct kunit *test)
 {
 	static const u32 map[] = { 0, 2 };
@@ -67,24 +74,20 @@ static void ppc_count_accumulates(struct kunit *test)
 	sim_resume(state);
 	KUNIT_EXPECT_EQ(test, perfctr_ppc_sim.mmcr[0], 1U << 6);
 	KUNIT_EXPECT_EQ(test, perfctr_ppc_sim.mmcr[1], 1U << 27);
-	perfctr_ppc_sim_tick(500);
-	perfctr_ppc_sim.tb = 1300;
+	advance(500, 1300);
 	sim_sample(state);
 	KUNIT_EXPECT_EQ(test, state->pmc[0].sum, 500ULL);
 	KUNIT_EXPECT_EQ(test, state->pmc[1].sum, 500ULL);
 	KUNIT_EXPECT_EQ(test, state->tsc_sum, 300ULL);
-	perfctr_ppc_sim_tick(250);
-	perfctr_ppc_sim.tb = 1400;
+	advance(250, 1400);
 	sim_suspend(state);
 	KUNIT_EXPECT_EQ(test, state->pmc[0].sum, 750ULL);
 	KUNIT_EXPECT_EQ(test, state->pmc[1].sum, 750ULL);
 	KUNIT_EXPECT_EQ(test, state->tsc_sum, 400ULL);
 	/* Suspended: what happens now is not ours. */
-	perfctr_ppc_sim_tick(1000);
-	perfctr_ppc_sim.tb = 5000;
+	advance(1000, 5000);
 	sim_resume(state);
-	perfctr_ppc_sim_tick(10);
-	perfctr_ppc_sim.tb = 5010;
+	advance(10, 5010);
 	sim_suspend(state);
 	KUNIT_EXPECT_EQ(test, state->pmc[0].sum, 760ULL);
 	KUNIT_EXPECT_EQ(test, state->tsc_sum, 410ULL);
@@ -101,8 +104,7 @@ static void ppc_count_wraps(struct kunit *test)
 	perfctr_ppc_sim.pmc[1] = 0xFFFFFF00;
 	perfctr_ppc_sim.tb = 0xFFFFFFF0;
 	sim_resume(state);
-	perfctr_ppc_sim_tick(0x200);
-	perfctr_ppc_sim.tb = 0x10;
+	advance(0x200, 0x10);
 	sim_suspend(state);
 	KUNIT_EXPECT_EQ(test, state->pmc[0].sum, 0x200ULL);
 	KUNIT_EXPECT_EQ(test, state->tsc_sum, 0x20ULL);

@@ -43,7 +43,12 @@ static void irq_test_exit(struct kunit *test)
 	sim_stop(test);
 }
 
-static struct perfctr_cpu_state *overflowing(struct kunit *test, u32 pmc)
+/*
+ * A state with one i-mode counter, PMC(@pmc+1), 0x100 events short of its
+ * overflow, resumed and @n events into it.
+ */
+static struct perfctr_cpu_state *run_overflowing(struct kunit *test, u32 pmc,
+						 u32 n)
 {
 	struct perfctr_cpu_state *state = sim_state(test);
 	const struct sim_ctr ctr = { pmc, 1, 0x7FFFFF00 };
@@ -51,6 +56,8 @@ static struct perfctr_cpu_state *overflowing(struct kunit *test, u32 pmc)
 	sim_fill_control(&state->control, 1, 0, 1,
 			 PMXE | (pmc ? PMCNCE : PMC1CE), &ctr, 1);
 	KUNIT_ASSERT_EQ(test, perfctr_cpu_update_control(state, false), 0);
+	sim_resume(state);
+	perfctr_ppc_sim_tick(n);
 	return state;
 }
 
@@ -86,10 +93,8 @@ static void ppc_irq_overflow_reaches_handler(struct kunit *test)
 	struct perfctr_cpu_state *state;
 
 	start_recording(test, &sim_ppc_750gx);
-	state = overflowing(test, 0);
+	state = run_overflowing(test, 0, 0x80);
 	seen.state = state;
-	sim_resume(state);
-	perfctr_ppc_sim_tick(0x80);
 	KUNIT_EXPECT_FALSE(test, perfctr_ppc_sim.pmi_pending);
 	perfctr_ppc_sim_tick(0x80);
 	KUNIT_ASSERT_TRUE(test, perfctr_ppc_sim.pmi_pending);
@@ -112,9 +117,7 @@ static void ppc_irq_late_is_absorbed(struct kunit *test)
 	struct perfctr_cpu_state *state;
 
 	start_recording(test, &sim_ppc_7410);
-	state = overflowing(test, 2);
-	sim_resume(state);
-	perfctr_ppc_sim_tick(0x100);
+	state = run_overflowing(test, 2, 0x100);
 	KUNIT_ASSERT_TRUE(test, perfctr_ppc_sim.pmi_pending);
 	sim_suspend(state);
 	KUNIT_EXPECT_TRUE(test, deliver_pmi(0x1000));
@@ -130,9 +133,7 @@ static void ppc_irq_without_handler(struct kunit *test)
 	struct perfctr_cpu_state *state;
 
 	KUNIT_ASSERT_EQ(test, sim_start(test, &sim_ppc_750fx), 0);
-	state = overflowing(test, 3);
-	sim_resume(state);
-	perfctr_ppc_sim_tick(0x100);
+	state = run_overflowing(test, 3, 0x100);
 	KUNIT_EXPECT_TRUE(test, deliver_pmi(0x2000));
 	KUNIT_EXPECT_EQ(test, perfctr_ppc_sim.mmcr[0] & PMXE, 0U);
 	sim_suspend(state);
@@ -145,10 +146,8 @@ static void ppc_irq_spurious(struct kunit *test)
 	struct perfctr_cpu_state *state;
 
 	start_recording(test, &sim_ppc_7450);
-	state = overflowing(test, 5);
+	state = run_overflowing(test, 5, 0x10);
 	seen.state = state;
-	sim_resume(state);
-	perfctr_ppc_sim_tick(0x10);
 	perfctr_ppc_sim.pmi_pending = true;	/* e.g. a timebase event */
 	KUNIT_EXPECT_TRUE(test, deliver_pmi(0x3000));
 	KUNIT_EXPECT_EQ(test, seen.calls, 1U);
@@ -169,9 +168,7 @@ static void ppc_irq_armed_freezes(struct kunit *test)
 	struct perfctr_cpu_state *state;
 
 	start_recording(test, &sim_ppc_7450);
-	state = overflowing(test, 1);
-	sim_resume(state);
-	perfctr_ppc_sim_tick(0x100);
+	state = run_overflowing(test, 1, 0x100);
 	KUNIT_ASSERT_TRUE(test, perfctr_ppc_sim.pmi_pending);
 	KUNIT_EXPECT_TRUE(test, deliver_pmi(0x4000));
 	KUNIT_EXPECT_EQ(test, seen.calls, 1U);

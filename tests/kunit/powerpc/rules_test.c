@@ -186,23 +186,14 @@ static const struct rule_case rule_cases[] = {
 SIM_CASE_DESC(rule_case)
 KUNIT_ARRAY_PARAM(rule, rule_cases, rule_case_desc);
 
-static void fill_control(struct perfctr_cpu_control *control,
-			 const struct rule_case *c)
-{
-	sim_fill_control(control, c->tsc_on, c->nractrs, c->nrictrs, c->mmcr0,
-			 c->c, ARRAY_SIZE(c->c));
-	control->ppc.mmcr2 = c->mmcr2;
-	control->_reserved[3] = c->reserved;
-}
-
 static void ppc_rule(struct kunit *test)
 {
 	const struct rule_case *c = test->param_value;
-	struct perfctr_cpu_state *state = sim_state(test);
+	struct perfctr_cpu_state *state = sim_case_state(test, c);
 	unsigned int writes;
 
-	KUNIT_ASSERT_EQ(test, sim_start(test, c->model), 0);
-	fill_control(&state->control, c);
+	state->control.ppc.mmcr2 = c->mmcr2;
+	state->control._reserved[3] = c->reserved;
 	writes = perfctr_ppc_sim.nr_mmcr_writes + perfctr_ppc_sim.nr_pmc_writes;
 	sim_expect_update(test, state, c->is_global, c->expect);
 	/* Validation is pure: no register is touched. */
