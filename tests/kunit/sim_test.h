@@ -83,6 +83,16 @@ static inline struct perfctr_cpu_state *sim_state(struct kunit *test)
 	return state;
 }
 
+/* Power on @m and load the driver; a new state for it. */
+static inline struct perfctr_cpu_state *sim_start_state(struct kunit *test,
+							const struct sim_model *m)
+{
+	struct perfctr_cpu_state *state = sim_state(test);
+
+	KUNIT_ASSERT_EQ(test, sim_start(test, m), 0);
+	return state;
+}
+
 static inline void sim_resume(struct perfctr_cpu_state *state)
 {
 	preempt_disable();

@@ -14,6 +14,12 @@
 #define FC	PERFCTR_PPC_MMCR0_FC
 #define TBEE	PERFCTR_PPC_MMCR0_TBEE
 
+/* The driver's MMCR and PMC writes so far. */
+static inline unsigned int sim_reg_writes(void)
+{
+	return perfctr_ppc_sim.nr_mmcr_writes + perfctr_ppc_sim.nr_pmc_writes;
+}
+
 /* One counter of a control in a table of test cases. */
 struct sim_ctr {
 	u32 map, sel;
@@ -46,11 +52,10 @@ static inline void sim_fill_control(struct perfctr_cpu_control *control,
  * .nrictrs, .mmcr0 and an array .c of struct sim_ctr.
  */
 #define sim_case_state(test, tcase) ({					\
-	struct kunit *__test = (test);					\
 	__auto_type __c = (tcase);					\
-	struct perfctr_cpu_state *__state = sim_state(__test);		\
+	struct perfctr_cpu_state *__state =				\
+		sim_start_state(test, __c->model);			\
 									\
-	KUNIT_ASSERT_EQ(__test, sim_start(__test, __c->model), 0);	\
 	sim_fill_control(&__state->control, __c->tsc_on, __c->nractrs,	\
 			 __c->nrictrs, __c->mmcr0, __c->c,		\
 			 ARRAY_SIZE(__c->c));				\

@@ -127,17 +127,15 @@ static void ppc_count_cached_control(struct kunit *test)
 	perfctr_ppc_sim_tick(500);		/* someone else runs */
 	KUNIT_EXPECT_EQ(test, perfctr_ppc_sim.pmc[0], 100U);
 	KUNIT_EXPECT_EQ(test, perfctr_ppc_sim.pmc[3], 100U);
-	writes = perfctr_ppc_sim.nr_mmcr_writes + perfctr_ppc_sim.nr_pmc_writes;
+	writes = sim_reg_writes();
 	sim_resume(state);
-	KUNIT_EXPECT_EQ(test, perfctr_ppc_sim.nr_mmcr_writes +
-			perfctr_ppc_sim.nr_pmc_writes, writes + 1);
+	KUNIT_EXPECT_EQ(test, sim_reg_writes(), writes + 1);
 	KUNIT_EXPECT_EQ(test, state->pmc[1].start, 100U);
 	/* A new control is loaded, even one with the same contents. */
 	KUNIT_ASSERT_EQ(test, perfctr_cpu_update_control(state, false), 0);
 	sim_suspend(state);
 	sim_resume(state);
-	KUNIT_EXPECT_EQ(test, perfctr_ppc_sim.nr_mmcr_writes +
-			perfctr_ppc_sim.nr_pmc_writes, writes + 3);
+	KUNIT_EXPECT_EQ(test, sim_reg_writes(), writes + 3);
 	KUNIT_EXPECT_EQ(test, perfctr_ppc_sim.nr_bad, 0U);
 }
 
@@ -179,14 +177,13 @@ static void ppc_count_tsc_only_leaves_counters(struct kunit *test)
 	ctrs = start_amode(test, &sim_ppc_7450, 1, map);
 	tsc = amode_state(test, 0, map);
 	sim_resume(ctrs);
-	writes = perfctr_ppc_sim.nr_mmcr_writes + perfctr_ppc_sim.nr_pmc_writes;
+	writes = sim_reg_writes();
 	perfctr_ppc_sim.tb = 50;
 	sim_resume(tsc);
 	perfctr_ppc_sim.tb = 80;
 	sim_suspend(tsc);
 	KUNIT_EXPECT_EQ(test, tsc->tsc_sum, 30ULL);
-	KUNIT_EXPECT_EQ(test, perfctr_ppc_sim.nr_mmcr_writes +
-			perfctr_ppc_sim.nr_pmc_writes, writes);
+	KUNIT_EXPECT_EQ(test, sim_reg_writes(), writes);
 }
 
 /* Counters a previous control used and this one does not are zeroed. */
@@ -369,10 +366,9 @@ static void ppc_count_fcece(struct kunit *test)
 static void ppc_count_trigger(struct kunit *test)
 {
 	const struct perfctr_ppc_sim_model *const *m = test->param_value;
-	struct perfctr_cpu_state *state = sim_state(test);
+	struct perfctr_cpu_state *state = sim_start_state(test, *m);
 	const struct sim_ctr ctrs[] = { { 1, 1 }, { 0, 1, 0x7FFFFFF0 } };
 
-	KUNIT_ASSERT_EQ(test, sim_start(test, *m), 0);
 	sim_fill_control(&state->control, 0, 1, 1, PMXE | PMC1CE | TRIGGER,
 			 ctrs, ARRAY_SIZE(ctrs));
 	KUNIT_ASSERT_EQ(test, perfctr_cpu_update_control(state, false), 0);
@@ -416,9 +412,8 @@ static void trigger_amode_start(struct kunit *test,
 static void ppc_count_trigger_amode(struct kunit *test)
 {
 	const struct perfctr_ppc_sim_model *const *m = test->param_value;
-	struct perfctr_cpu_state *state = sim_state(test);
+	struct perfctr_cpu_state *state = sim_start_state(test, *m);
 
-	KUNIT_ASSERT_EQ(test, sim_start(test, *m), 0);
 	trigger_amode_start(test, state);
 	KUNIT_EXPECT_EQ(test, perfctr_ppc_sim.pmc[1], 0U);
 	KUNIT_EXPECT_NE(test, perfctr_ppc_sim.mmcr[0] & TRIGGER, 0U);
@@ -441,9 +436,8 @@ static void ppc_count_trigger_amode(struct kunit *test)
  */
 static void ppc_count_async_frozen_at_read(struct kunit *test)
 {
-	struct perfctr_cpu_state *state = sim_state(test);
+	struct perfctr_cpu_state *state = sim_start_state(test, &sim_ppc_604e);
 
-	KUNIT_ASSERT_EQ(test, sim_start(test, &sim_ppc_604e), 0);
 	trigger_amode_start(test, state);
 	/* Events keep happening while suspend reads the counters. */
 	perfctr_ppc_sim.autotick = 0x10;

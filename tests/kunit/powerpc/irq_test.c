@@ -68,6 +68,15 @@ static void start_recording(struct kunit *test, const struct sim_model *m)
 	perfctr_cpu_set_ihandler(record_overflow);
 }
 
+/* start_recording() on @m, and a run_overflowing() state there. */
+static struct perfctr_cpu_state *record_overflowing(struct kunit *test,
+						    const struct sim_model *m,
+						    u32 pmc, u32 n)
+{
+	start_recording(test, m);
+	return run_overflowing(test, pmc, n);
+}
+
 /* The exception taken at @nip, as the kernel takes it: IRQs off. */
 static bool deliver_pmi(unsigned long nip)
 {
@@ -92,8 +101,7 @@ static void ppc_irq_overflow_reaches_handler(struct kunit *test)
 {
 	struct perfctr_cpu_state *state;
 
-	start_recording(test, &sim_ppc_750gx);
-	state = run_overflowing(test, 0, 0x80);
+	state = record_overflowing(test, &sim_ppc_750gx, 0, 0x80);
 	seen.state = state;
 	KUNIT_EXPECT_FALSE(test, perfctr_ppc_sim.pmi_pending);
 	perfctr_ppc_sim_tick(0x80);
@@ -116,8 +124,7 @@ static void ppc_irq_late_is_absorbed(struct kunit *test)
 {
 	struct perfctr_cpu_state *state;
 
-	start_recording(test, &sim_ppc_7410);
-	state = run_overflowing(test, 2, 0x100);
+	state = record_overflowing(test, &sim_ppc_7410, 2, 0x100);
 	KUNIT_ASSERT_TRUE(test, perfctr_ppc_sim.pmi_pending);
 	sim_suspend(state);
 	KUNIT_EXPECT_TRUE(test, deliver_pmi(0x1000));
@@ -145,8 +152,7 @@ static void ppc_irq_spurious(struct kunit *test)
 {
 	struct perfctr_cpu_state *state;
 
-	start_recording(test, &sim_ppc_7450);
-	state = run_overflowing(test, 5, 0x10);
+	state = record_overflowing(test, &sim_ppc_7450, 5, 0x10);
 	seen.state = state;
 	perfctr_ppc_sim.pmi_pending = true;	/* e.g. a timebase event */
 	KUNIT_EXPECT_TRUE(test, deliver_pmi(0x3000));
@@ -167,8 +173,7 @@ static void ppc_irq_armed_freezes(struct kunit *test)
 {
 	struct perfctr_cpu_state *state;
 
-	start_recording(test, &sim_ppc_7450);
-	state = run_overflowing(test, 1, 0x100);
+	state = record_overflowing(test, &sim_ppc_7450, 1, 0x100);
 	KUNIT_ASSERT_TRUE(test, perfctr_ppc_sim.pmi_pending);
 	KUNIT_EXPECT_TRUE(test, deliver_pmi(0x4000));
 	KUNIT_EXPECT_EQ(test, seen.calls, 1U);

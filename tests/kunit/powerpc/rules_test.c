@@ -194,11 +194,10 @@ static void ppc_rule(struct kunit *test)
 
 	state->control.ppc.mmcr2 = c->mmcr2;
 	state->control._reserved[3] = c->reserved;
-	writes = perfctr_ppc_sim.nr_mmcr_writes + perfctr_ppc_sim.nr_pmc_writes;
+	writes = sim_reg_writes();
 	sim_expect_update(test, state, c->is_global, c->expect);
 	/* Validation is pure: no register is touched. */
-	KUNIT_EXPECT_EQ(test, perfctr_ppc_sim.nr_mmcr_writes +
-			perfctr_ppc_sim.nr_pmc_writes, writes);
+	KUNIT_EXPECT_EQ(test, sim_reg_writes(), writes);
 }
 
 /* The MMCRs a valid control computes: selects in place, globals kept. */

@@ -201,11 +201,10 @@ static inline void sim_fill_control(struct perfctr_cpu_control *control,
  * .nrictrs and an array .c of struct sim_ctr.
  */
 #define sim_case_state(test, tcase) ({					\
-	struct kunit *__test = (test);					\
 	__auto_type __c = (tcase);					\
-	struct perfctr_cpu_state *__state = sim_state(__test);		\
+	struct perfctr_cpu_state *__state =				\
+		sim_start_state(test, __c->model);			\
 									\
-	KUNIT_ASSERT_EQ(__test, sim_start(__test, __c->model), 0);	\
 	sim_fill_control(&__state->control, __c->tsc_on, __c->nractrs,	\
 			 __c->nrictrs, __c->c, ARRAY_SIZE(__c->c));	\
 	__state;							\
