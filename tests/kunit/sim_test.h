@@ -22,11 +22,13 @@
 #define sim_model	perfctr_x86_sim_model
 #define sim_cpu		perfctr_x86_sim
 #define sim_reset	perfctr_x86_sim_reset
+#define sim_tick	perfctr_x86_sim_tick
 #elif defined(CONFIG_PPC32)
 #include "../sim/powerpc/regs.h"
 #define sim_model	perfctr_ppc_sim_model
 #define sim_cpu		perfctr_ppc_sim
 #define sim_reset	perfctr_ppc_sim_reset
+#define sim_tick	perfctr_ppc_sim_tick
 #endif
 
 #define SIM_SERVICE "kunit"
@@ -81,6 +83,16 @@ static inline struct perfctr_cpu_state *sim_state(struct kunit *test)
 	return state;
 }
 
+/* Power on @m and load the driver; a new state for it. */
+static inline struct perfctr_cpu_state *sim_start_state(struct kunit *test,
+							const struct sim_model *m)
+{
+	struct perfctr_cpu_state *state = sim_state(test);
+
+	KUNIT_ASSERT_EQ(test, sim_start(test, m), 0);
+	return state;
+}
+
 static inline void sim_resume(struct perfctr_cpu_state *state)
 {
 	preempt_disable();
@@ -100,6 +112,36 @@ static inline void sim_sample(struct perfctr_cpu_state *state)
 	preempt_disable();
 	perfctr_cpu_sample(state);
 	preempt_enable();
+}
+
+/* One time slice of @state: resumed, @n events happen, suspended. */
+static inline void sim_run(struct perfctr_cpu_state *state, unsigned int n)
+{
+	sim_resume(state);
+	sim_tick(n);
+	sim_suspend(state);
+}
+
+/*
+ * Load the control already in @state and expect @expect: a refused
+ * control leaves the state exactly as it was, an accepted one gets a
+ * new id.
+ */
+static inline void sim_expect_update(struct kunit *test,
+				     struct perfctr_cpu_state *state,
+				     bool is_global, int expect)
+{
+	struct perfctr_cpu_state *before = sim_state(test);
+	int err;
+
+	state->id = 12345;
+	*before = *state;
+	err = perfctr_cpu_update_control(state, is_global);
+	KUNIT_EXPECT_EQ(test, err, expect);
+	if (err)
+		KUNIT_EXPECT_EQ(test, memcmp(before, state, sizeof(*state)), 0);
+	else
+		KUNIT_EXPECT_NE(test, state->id, 12345ULL);
 }
 
 /* The name of a model, for parameterised cases over models. */

@@ -14,6 +14,12 @@
 #define FC	PERFCTR_PPC_MMCR0_FC
 #define TBEE	PERFCTR_PPC_MMCR0_TBEE
 
+/* The driver's MMCR and PMC writes so far. */
+static inline unsigned int sim_reg_writes(void)
+{
+	return perfctr_ppc_sim.nr_mmcr_writes + perfctr_ppc_sim.nr_pmc_writes;
+}
+
 /* One counter of a control in a table of test cases. */
 struct sim_ctr {
 	u32 map, sel;
@@ -39,5 +45,21 @@ static inline void sim_fill_control(struct perfctr_cpu_control *control,
 		control->ireset[i] = c[i].ireset;
 	}
 }
+
+/*
+ * Power on the model of table case @tcase and return a new state with its
+ * control filled in, not yet loaded. @tcase has .model, .tsc_on, .nractrs,
+ * .nrictrs, .mmcr0 and an array .c of struct sim_ctr.
+ */
+#define sim_case_state(test, tcase) ({					\
+	__auto_type __c = (tcase);					\
+	struct perfctr_cpu_state *__state =				\
+		sim_start_state(test, __c->model);			\
+									\
+	sim_fill_control(&__state->control, __c->tsc_on, __c->nractrs,	\
+			 __c->nrictrs, __c->mmcr0, __c->c,		\
+			 ARRAY_SIZE(__c->c));				\
+	__state;							\
+})
 
 #endif /* _PERFCTR_PPC_ARCH_TEST_H */

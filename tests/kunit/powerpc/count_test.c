@@ -26,6 +26,15 @@ static struct perfctr_cpu_state *amode_state(struct kunit *test,
 	return state;
 }
 
+/* Power on @m, load the driver, and an amode_state() for it. */
+static struct perfctr_cpu_state *start_amode(struct kunit *test,
+					     const struct sim_model *m,
+					     unsigned int n, const u32 *map)
+{
+	KUNIT_ASSERT_EQ(test, sim_start(test, m), 0);
+	return amode_state(test, n, map);
+}
+
 /* One a-mode PMC1 and one i-mode counter on PMC(@pmc+1) preset to @ireset. */
 static struct perfctr_cpu_state *imode_state(struct kunit *test, u32 pmc,
 					     s32 ireset, u32 extra)
@@ -39,35 +48,46 @@ static struct perfctr_cpu_state *imode_state(struct kunit *test, u32 pmc,
 	return state;
 }
 
+/* Power on @m, load the driver, and an imode_state() for it. */
+static struct perfctr_cpu_state *start_imode(struct kunit *test,
+					     const struct sim_model *m,
+					     u32 pmc, s32 ireset, u32 extra)
+{
+	KUNIT_ASSERT_EQ(test, sim_start(test, m), 0);
+	return imode_state(test, pmc, ireset, extra);
+}
+
+/* @n events happen, by when the timebase reads @tb. */
+static void advance(u32 n, u32 tb)
+{
+	perfctr_ppc_sim_tick(n);
+	perfctr_ppc_sim.tb = tb;
+}
+
 static void ppc_count_accumulates(struct kunit *test)
 {
 	static const u32 map[] = { 0, 2 };
 	struct perfctr_cpu_state *state;
 
-	KUNIT_ASSERT_EQ(test, sim_start(test, &sim_ppc_750), 0);
-	state = amode_state(test, 2, map);
+	state = start_amode(test, &sim_ppc_750, 2, map);
 	perfctr_ppc_sim.tb = 1000;
 	sim_resume(state);
 	KUNIT_EXPECT_EQ(test, perfctr_ppc_sim.mmcr[0], 1U << 6);
 	KUNIT_EXPECT_EQ(test, perfctr_ppc_sim.mmcr[1], 1U << 27);
-	perfctr_ppc_sim_tick(500);
-	perfctr_ppc_sim.tb = 1300;
+	advance(500, 1300);
 	sim_sample(state);
 	KUNIT_EXPECT_EQ(test, state->pmc[0].sum, 500ULL);
 	KUNIT_EXPECT_EQ(test, state->pmc[1].sum, 500ULL);
 	KUNIT_EXPECT_EQ(test, state->tsc_sum, 300ULL);
-	perfctr_ppc_sim_tick(250);
-	perfctr_ppc_sim.tb = 1400;
+	advance(250, 1400);
 	sim_suspend(state);
 	KUNIT_EXPECT_EQ(test, state->pmc[0].sum, 750ULL);
 	KUNIT_EXPECT_EQ(test, state->pmc[1].sum, 750ULL);
 	KUNIT_EXPECT_EQ(test, state->tsc_sum, 400ULL);
 	/* Suspended: what happens now is not ours. */
-	perfctr_ppc_sim_tick(1000);
-	perfctr_ppc_sim.tb = 5000;
+	advance(1000, 5000);
 	sim_resume(state);
-	perfctr_ppc_sim_tick(10);
-	perfctr_ppc_sim.tb = 5010;
+	advance(10, 5010);
 	sim_suspend(state);
 	KUNIT_EXPECT_EQ(test, state->pmc[0].sum, 760ULL);
 	KUNIT_EXPECT_EQ(test, state->tsc_sum, 410ULL);
@@ -80,13 +100,11 @@ static void ppc_count_wraps(struct kunit *test)
 	static const u32 map[] = { 1 };
 	struct perfctr_cpu_state *state;
 
-	KUNIT_ASSERT_EQ(test, sim_start(test, &sim_ppc_604e), 0);
-	state = amode_state(test, 1, map);
+	state = start_amode(test, &sim_ppc_604e, 1, map);
 	perfctr_ppc_sim.pmc[1] = 0xFFFFFF00;
 	perfctr_ppc_sim.tb = 0xFFFFFFF0;
 	sim_resume(state);
-	perfctr_ppc_sim_tick(0x200);
-	perfctr_ppc_sim.tb = 0x10;
+	advance(0x200, 0x10);
 	sim_suspend(state);
 	KUNIT_EXPECT_EQ(test, state->pmc[0].sum, 0x200ULL);
 	KUNIT_EXPECT_EQ(test, state->tsc_sum, 0x20ULL);
@@ -103,26 +121,21 @@ static void ppc_count_cached_control(struct kunit *test)
 	struct perfctr_cpu_state *state;
 	unsigned int writes;
 
-	KUNIT_ASSERT_EQ(test, sim_start(test, &sim_ppc_604e), 0);
-	state = amode_state(test, 2, map);
-	sim_resume(state);
-	perfctr_ppc_sim_tick(100);
-	sim_suspend(state);
+	state = start_amode(test, &sim_ppc_604e, 2, map);
+	sim_run(state, 100);
 	KUNIT_EXPECT_NE(test, perfctr_ppc_sim.mmcr[0] & FC, 0U);
 	perfctr_ppc_sim_tick(500);		/* someone else runs */
 	KUNIT_EXPECT_EQ(test, perfctr_ppc_sim.pmc[0], 100U);
 	KUNIT_EXPECT_EQ(test, perfctr_ppc_sim.pmc[3], 100U);
-	writes = perfctr_ppc_sim.nr_mmcr_writes + perfctr_ppc_sim.nr_pmc_writes;
+	writes = sim_reg_writes();
 	sim_resume(state);
-	KUNIT_EXPECT_EQ(test, perfctr_ppc_sim.nr_mmcr_writes +
-			perfctr_ppc_sim.nr_pmc_writes, writes + 1);
+	KUNIT_EXPECT_EQ(test, sim_reg_writes(), writes + 1);
 	KUNIT_EXPECT_EQ(test, state->pmc[1].start, 100U);
 	/* A new control is loaded, even one with the same contents. */
 	KUNIT_ASSERT_EQ(test, perfctr_cpu_update_control(state, false), 0);
 	sim_suspend(state);
 	sim_resume(state);
-	KUNIT_EXPECT_EQ(test, perfctr_ppc_sim.nr_mmcr_writes +
-			perfctr_ppc_sim.nr_pmc_writes, writes + 3);
+	KUNIT_EXPECT_EQ(test, sim_reg_writes(), writes + 3);
 	KUNIT_EXPECT_EQ(test, perfctr_ppc_sim.nr_bad, 0U);
 }
 
@@ -137,11 +150,8 @@ static void ppc_count_hidden_at_suspend(struct kunit *test)
 	struct perfctr_cpu_state *state;
 	unsigned int mmcr1_writes;
 
-	KUNIT_ASSERT_EQ(test, sim_start(test, &sim_ppc_750), 0);
-	state = amode_state(test, 2, map);
-	sim_resume(state);
-	perfctr_ppc_sim_tick(1234);
-	sim_suspend(state);
+	state = start_amode(test, &sim_ppc_750, 2, map);
+	sim_run(state, 1234);
 	KUNIT_EXPECT_EQ(test, state->pmc[1].sum, 1234ULL);
 	KUNIT_EXPECT_EQ(test, perfctr_ppc_sim.pmc[0], 0U);
 	KUNIT_EXPECT_EQ(test, perfctr_ppc_sim.pmc[3], 0U);
@@ -164,18 +174,16 @@ static void ppc_count_tsc_only_leaves_counters(struct kunit *test)
 	struct perfctr_cpu_state *ctrs, *tsc;
 	unsigned int writes;
 
-	KUNIT_ASSERT_EQ(test, sim_start(test, &sim_ppc_7450), 0);
-	ctrs = amode_state(test, 1, map);
+	ctrs = start_amode(test, &sim_ppc_7450, 1, map);
 	tsc = amode_state(test, 0, map);
 	sim_resume(ctrs);
-	writes = perfctr_ppc_sim.nr_mmcr_writes + perfctr_ppc_sim.nr_pmc_writes;
+	writes = sim_reg_writes();
 	perfctr_ppc_sim.tb = 50;
 	sim_resume(tsc);
 	perfctr_ppc_sim.tb = 80;
 	sim_suspend(tsc);
 	KUNIT_EXPECT_EQ(test, tsc->tsc_sum, 30ULL);
-	KUNIT_EXPECT_EQ(test, perfctr_ppc_sim.nr_mmcr_writes +
-			perfctr_ppc_sim.nr_pmc_writes, writes);
+	KUNIT_EXPECT_EQ(test, sim_reg_writes(), writes);
 }
 
 /* Counters a previous control used and this one does not are zeroed. */
@@ -184,8 +192,7 @@ static void ppc_count_stale_scrubbed(struct kunit *test)
 	static const u32 map_a[] = { 0, 1 }, map_b[] = { 2 };
 	struct perfctr_cpu_state *a, *b;
 
-	KUNIT_ASSERT_EQ(test, sim_start(test, &sim_ppc_7400), 0);
-	a = amode_state(test, 2, map_a);
+	a = start_amode(test, &sim_ppc_7400, 2, map_a);
 	b = amode_state(test, 1, map_b);
 	sim_resume(a);
 	perfctr_ppc_sim_tick(77);
@@ -203,8 +210,7 @@ static void ppc_count_imode_preset(struct kunit *test)
 {
 	struct perfctr_cpu_state *state;
 
-	KUNIT_ASSERT_EQ(test, sim_start(test, &sim_ppc_750gx), 0);
-	state = imode_state(test, 1, 0x7FFFFF00, 0);
+	state = start_imode(test, &sim_ppc_750gx, 1, 0x7FFFFF00, 0);
 	perfctr_ppc_sim.pmc[1] = 42;
 	sim_resume(state);
 	KUNIT_EXPECT_EQ(test, perfctr_ppc_sim.pmc[1], 0x7FFFFF00U);
@@ -224,8 +230,7 @@ static void ppc_count_imode_overflow(struct kunit *test)
 {
 	struct perfctr_cpu_state *state;
 
-	KUNIT_ASSERT_EQ(test, sim_start(test, &sim_ppc_7450), 0);
-	state = imode_state(test, 4, 0x7FFFFFF0, 0);
+	state = start_imode(test, &sim_ppc_7450, 4, 0x7FFFFFF0, 0);
 	sim_resume(state);
 	perfctr_ppc_sim_tick(0x20);
 	KUNIT_EXPECT_TRUE(test, perfctr_ppc_sim.pmi_pending);
@@ -253,11 +258,8 @@ static void ppc_count_isuspend_cpu(struct kunit *test)
 	struct perfctr_cpu_state *state;
 	unsigned int writes;
 
-	KUNIT_ASSERT_EQ(test, sim_start(test, &sim_ppc_604e), 0);
-	state = imode_state(test, 3, 1000, 0);
-	sim_resume(state);
-	perfctr_ppc_sim_tick(10);
-	sim_suspend(state);
+	state = start_imode(test, &sim_ppc_604e, 3, 1000, 0);
+	sim_run(state, 10);
 	KUNIT_EXPECT_EQ(test, state->k1.isuspend_cpu, (s32)smp_processor_id());
 	writes = perfctr_ppc_sim.nr_pmc_writes;
 	sim_resume(state);
@@ -277,15 +279,10 @@ static void ppc_count_isuspend_other_state(struct kunit *test)
 	static const u32 map[] = { 3 };
 	struct perfctr_cpu_state *state, *other;
 
-	KUNIT_ASSERT_EQ(test, sim_start(test, &sim_ppc_604e), 0);
-	state = imode_state(test, 3, 1000, 0);
+	state = start_imode(test, &sim_ppc_604e, 3, 1000, 0);
 	other = amode_state(test, 1, map);
-	sim_resume(state);
-	perfctr_ppc_sim_tick(10);
-	sim_suspend(state);
-	sim_resume(other);
-	perfctr_ppc_sim_tick(5000);
-	sim_suspend(other);
+	sim_run(state, 10);
+	sim_run(other, 5000);
 	sim_resume(state);
 	KUNIT_EXPECT_EQ(test, perfctr_ppc_sim.pmc[3], 1010U);
 	KUNIT_EXPECT_EQ(test, perfctr_ppc_sim.mmcr[1], state->ppc_mmcr[1]);
@@ -303,12 +300,9 @@ static void ppc_count_stale_negative_zeroed(struct kunit *test)
 	static const u32 map[] = { 2 };
 	struct perfctr_cpu_state *a, *b;
 
-	KUNIT_ASSERT_EQ(test, sim_start(test, &sim_ppc_604e), 0);
-	a = amode_state(test, 1, map);
+	a = start_amode(test, &sim_ppc_604e, 1, map);
 	perfctr_ppc_sim.pmc[2] = 0x7FFFFFF0;
-	sim_resume(a);
-	perfctr_ppc_sim_tick(0x20);
-	sim_suspend(a);
+	sim_run(a, 0x20);
 	KUNIT_ASSERT_EQ(test, a->pmc[0].sum, 0x20ULL);
 	KUNIT_ASSERT_EQ(test, perfctr_ppc_sim.pmc[2], 0x80000010U);
 	/* a-mode PMC1, i-mode PMC2 under PMCnCE, which covers PMC3 too. */
@@ -352,8 +346,7 @@ static void ppc_count_fcece(struct kunit *test)
 	const struct perfctr_ppc_sim_model *const *m = test->param_value;
 	struct perfctr_cpu_state *state;
 
-	KUNIT_ASSERT_EQ(test, sim_start(test, *m), 0);
-	state = imode_state(test, 2, 0x7FFFFFFE, FCECE);
+	state = start_imode(test, *m, 2, 0x7FFFFFFE, FCECE);
 	sim_resume(state);
 	perfctr_ppc_sim_tick(5);
 	KUNIT_EXPECT_NE(test, perfctr_ppc_sim.mmcr[0] & FC, 0U);
@@ -361,15 +354,11 @@ static void ppc_count_fcece(struct kunit *test)
 	sim_suspend(state);
 	KUNIT_EXPECT_NE(test, state->ppc_mmcr[0] & FC, 0U);
 	KUNIT_EXPECT_EQ(test, state->pmc[0].sum, 5ULL);
-	sim_resume(state);
-	perfctr_ppc_sim_tick(100);
-	sim_suspend(state);
+	sim_run(state, 100);
 	KUNIT_EXPECT_EQ(test, state->pmc[0].sum, 5ULL);
 	KUNIT_EXPECT_EQ(test, perfctr_cpu_identify_overflow(state), 1U << 1);
 	KUNIT_EXPECT_EQ(test, state->ppc_mmcr[0] & FC, 0U);
-	sim_resume(state);
-	perfctr_ppc_sim_tick(1);
-	sim_suspend(state);
+	sim_run(state, 1);
 	KUNIT_EXPECT_EQ(test, state->pmc[0].sum, 6ULL);
 }
 
@@ -377,16 +366,13 @@ static void ppc_count_fcece(struct kunit *test)
 static void ppc_count_trigger(struct kunit *test)
 {
 	const struct perfctr_ppc_sim_model *const *m = test->param_value;
-	struct perfctr_cpu_state *state = sim_state(test);
+	struct perfctr_cpu_state *state = sim_start_state(test, *m);
 	const struct sim_ctr ctrs[] = { { 1, 1 }, { 0, 1, 0x7FFFFFF0 } };
 
-	KUNIT_ASSERT_EQ(test, sim_start(test, *m), 0);
 	sim_fill_control(&state->control, 0, 1, 1, PMXE | PMC1CE | TRIGGER,
 			 ctrs, ARRAY_SIZE(ctrs));
 	KUNIT_ASSERT_EQ(test, perfctr_cpu_update_control(state, false), 0);
-	sim_resume(state);
-	perfctr_ppc_sim_tick(8);
-	sim_suspend(state);
+	sim_run(state, 8);
 	KUNIT_EXPECT_EQ(test, state->pmc[0].sum, 0ULL);
 	KUNIT_EXPECT_NE(test, state->ppc_mmcr[0] & TRIGGER, 0U);
 	sim_resume(state);
@@ -426,9 +412,8 @@ static void trigger_amode_start(struct kunit *test,
 static void ppc_count_trigger_amode(struct kunit *test)
 {
 	const struct perfctr_ppc_sim_model *const *m = test->param_value;
-	struct perfctr_cpu_state *state = sim_state(test);
+	struct perfctr_cpu_state *state = sim_start_state(test, *m);
 
-	KUNIT_ASSERT_EQ(test, sim_start(test, *m), 0);
 	trigger_amode_start(test, state);
 	KUNIT_EXPECT_EQ(test, perfctr_ppc_sim.pmc[1], 0U);
 	KUNIT_EXPECT_NE(test, perfctr_ppc_sim.mmcr[0] & TRIGGER, 0U);
@@ -439,9 +424,7 @@ static void ppc_count_trigger_amode(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, state->pmc[0].sum, 19ULL);
 	KUNIT_EXPECT_EQ(test, state->pmc[1].sum, 3ULL);
 	KUNIT_EXPECT_EQ(test, state->ppc_mmcr[0] & TRIGGER, 0U);
-	sim_resume(state);
-	perfctr_ppc_sim_tick(4);
-	sim_suspend(state);
+	sim_run(state, 4);
 	KUNIT_EXPECT_EQ(test, state->pmc[1].sum, 7ULL);
 	KUNIT_EXPECT_FALSE(test, perfctr_ppc_sim.pmi_pending);
 }
@@ -453,9 +436,8 @@ static void ppc_count_trigger_amode(struct kunit *test)
  */
 static void ppc_count_async_frozen_at_read(struct kunit *test)
 {
-	struct perfctr_cpu_state *state = sim_state(test);
+	struct perfctr_cpu_state *state = sim_start_state(test, &sim_ppc_604e);
 
-	KUNIT_ASSERT_EQ(test, sim_start(test, &sim_ppc_604e), 0);
 	trigger_amode_start(test, state);
 	/* Events keep happening while suspend reads the counters. */
 	perfctr_ppc_sim.autotick = 0x10;
@@ -490,21 +472,16 @@ static void ppc_count_suspend_reads_mmcr0_only_async(struct kunit *test)
 	struct perfctr_cpu_state *a, *i, *f;
 	unsigned int reads;
 
-	KUNIT_ASSERT_EQ(test, sim_start(test, &sim_ppc_7450), 0);
-	a = amode_state(test, 2, map);
+	a = start_amode(test, &sim_ppc_7450, 2, map);
 	i = imode_state(test, 3, 1000, 0);
 	f = imode_state(test, 3, 1000, FCECE);
 	sim_resume(a);
 	reads = perfctr_ppc_sim.nr_mmcr_reads;
 	sim_suspend(a);
 	KUNIT_EXPECT_EQ(test, perfctr_ppc_sim.nr_mmcr_reads, reads);
-	sim_resume(i);
-	perfctr_ppc_sim_tick(10);
-	sim_suspend(i);
+	sim_run(i, 10);
 	KUNIT_EXPECT_EQ(test, perfctr_ppc_sim.nr_mmcr_reads, reads);
-	sim_resume(f);
-	perfctr_ppc_sim_tick(10);
-	sim_suspend(f);
+	sim_run(f, 10);
 	KUNIT_EXPECT_EQ(test, perfctr_ppc_sim.nr_mmcr_reads, reads + 1);
 	KUNIT_EXPECT_EQ(test, i->pmc[1].sum, 10ULL);
 	KUNIT_EXPECT_EQ(test, f->pmc[1].sum, 10ULL);
@@ -541,8 +518,7 @@ static void ppc_count_release_zeroes(struct kunit *test)
 	struct perfctr_cpu_state *state;
 	unsigned int i;
 
-	KUNIT_ASSERT_EQ(test, sim_start(test, &sim_ppc_7450), 0);
-	state = amode_state(test, 6, map);
+	state = start_amode(test, &sim_ppc_7450, 6, map);
 	sim_resume(state);
 	perfctr_ppc_sim_tick(100);
 	sim_sample(state);
@@ -565,12 +541,8 @@ static void ppc_count_id_64bit(struct kunit *test)
 	atomic64_set(&perfctr_next_control_id, 4);
 	b = imode_state(test, 3, 2000, 0);
 	KUNIT_ASSERT_EQ(test, (u32)a->id, (u32)b->id);
-	sim_resume(b);
-	perfctr_ppc_sim_tick(10);
-	sim_suspend(b);
-	sim_resume(a);
-	perfctr_ppc_sim_tick(5);
-	sim_suspend(a);
+	sim_run(b, 10);
+	sim_run(a, 5);
 	sim_resume(b);
 	KUNIT_EXPECT_EQ(test, perfctr_ppc_sim.pmc[3], 2010U);
 	sim_suspend(b);
@@ -587,8 +559,7 @@ static void ppc_count_user_read_claims(struct kunit *test)
 	struct perfctr_cpu_state *a, *b;
 	unsigned long flags;
 
-	KUNIT_ASSERT_EQ(test, sim_start(test, &sim_ppc_750), 0);
-	a = amode_state(test, 1, map);
+	a = start_amode(test, &sim_ppc_750, 1, map);
 	b = amode_state(test, 2, map);
 	sim_resume(b);
 	perfctr_ppc_sim_tick(100);

@@ -36,7 +36,19 @@ static int irq_test_init(struct kunit *test)
 	return 0;
 }
 
-static struct perfctr_cpu_state *overflowing(struct kunit *test, u32 pmc)
+/* Also when a test stopped early: no handler outlives its test. */
+static void irq_test_exit(struct kunit *test)
+{
+	perfctr_cpu_set_ihandler(NULL);
+	sim_stop(test);
+}
+
+/*
+ * A state with one i-mode counter, PMC(@pmc+1), 0x100 events short of its
+ * overflow, resumed and @n events into it.
+ */
+static struct perfctr_cpu_state *run_overflowing(struct kunit *test, u32 pmc,
+						 u32 n)
 {
 	struct perfctr_cpu_state *state = sim_state(test);
 	const struct sim_ctr ctr = { pmc, 1, 0x7FFFFF00 };
@@ -44,7 +56,36 @@ static struct perfctr_cpu_state *overflowing(struct kunit *test, u32 pmc)
 	sim_fill_control(&state->control, 1, 0, 1,
 			 PMXE | (pmc ? PMCNCE : PMC1CE), &ctr, 1);
 	KUNIT_ASSERT_EQ(test, perfctr_cpu_update_control(state, false), 0);
+	sim_resume(state);
+	perfctr_ppc_sim_tick(n);
 	return state;
+}
+
+/* Power on @m with record_overflow() as the high-level handler. */
+static void start_recording(struct kunit *test, const struct sim_model *m)
+{
+	KUNIT_ASSERT_EQ(test, sim_start(test, m), 0);
+	perfctr_cpu_set_ihandler(record_overflow);
+}
+
+/* start_recording() on @m, and a run_overflowing() state there. */
+static struct perfctr_cpu_state *record_overflowing(struct kunit *test,
+						    const struct sim_model *m,
+						    u32 pmc, u32 n)
+{
+	start_recording(test, m);
+	return run_overflowing(test, pmc, n);
+}
+
+/* The exception taken at @nip, as the kernel takes it: IRQs off. */
+static bool deliver_pmi(unsigned long nip)
+{
+	bool taken;
+
+	local_irq_disable();
+	taken = perfctr_ppc_sim_deliver_pmi(nip);
+	local_irq_enable();
+	return taken;
 }
 
 static void ppc_irq_handler_installed(struct kunit *test)
@@ -60,18 +101,12 @@ static void ppc_irq_overflow_reaches_handler(struct kunit *test)
 {
 	struct perfctr_cpu_state *state;
 
-	KUNIT_ASSERT_EQ(test, sim_start(test, &sim_ppc_750gx), 0);
-	perfctr_cpu_set_ihandler(record_overflow);
-	state = overflowing(test, 0);
+	state = record_overflowing(test, &sim_ppc_750gx, 0, 0x80);
 	seen.state = state;
-	sim_resume(state);
-	perfctr_ppc_sim_tick(0x80);
 	KUNIT_EXPECT_FALSE(test, perfctr_ppc_sim.pmi_pending);
 	perfctr_ppc_sim_tick(0x80);
 	KUNIT_ASSERT_TRUE(test, perfctr_ppc_sim.pmi_pending);
-	local_irq_disable();
-	KUNIT_EXPECT_TRUE(test, perfctr_ppc_sim_deliver_pmi(0xC0DE0000));
-	local_irq_enable();
+	KUNIT_EXPECT_TRUE(test, deliver_pmi(0xC0DE0000));
 	KUNIT_EXPECT_EQ(test, seen.calls, 1U);
 	KUNIT_EXPECT_EQ(test, seen.pc, 0xC0DE0000UL);
 	KUNIT_EXPECT_EQ(test, seen.mask, 1U);
@@ -82,7 +117,6 @@ static void ppc_irq_overflow_reaches_handler(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, perfctr_ppc_sim.pmc[0], 0x7FFFFF00U);
 	KUNIT_EXPECT_NE(test, perfctr_ppc_sim.mmcr[0] & PMXE, 0U);
 	sim_suspend(state);
-	perfctr_cpu_set_ihandler(NULL);
 }
 
 /* After suspend a late exception is not ours: absorbed, PMXE stays off. */
@@ -90,21 +124,14 @@ static void ppc_irq_late_is_absorbed(struct kunit *test)
 {
 	struct perfctr_cpu_state *state;
 
-	KUNIT_ASSERT_EQ(test, sim_start(test, &sim_ppc_7410), 0);
-	perfctr_cpu_set_ihandler(record_overflow);
-	state = overflowing(test, 2);
-	sim_resume(state);
-	perfctr_ppc_sim_tick(0x100);
+	state = record_overflowing(test, &sim_ppc_7410, 2, 0x100);
 	KUNIT_ASSERT_TRUE(test, perfctr_ppc_sim.pmi_pending);
 	sim_suspend(state);
-	local_irq_disable();
-	KUNIT_EXPECT_TRUE(test, perfctr_ppc_sim_deliver_pmi(0x1000));
-	local_irq_enable();
+	KUNIT_EXPECT_TRUE(test, deliver_pmi(0x1000));
 	KUNIT_EXPECT_EQ(test, seen.calls, 0U);
 	KUNIT_EXPECT_EQ(test, perfctr_ppc_sim.mmcr[0] & PMXE, 0U);
 	/* The overflow itself is found at suspend all the same. */
 	KUNIT_EXPECT_EQ(test, perfctr_cpu_identify_overflow(state), 1U);
-	perfctr_cpu_set_ihandler(NULL);
 }
 
 /* No high-level handler installed: the exception is still absorbed. */
@@ -113,12 +140,8 @@ static void ppc_irq_without_handler(struct kunit *test)
 	struct perfctr_cpu_state *state;
 
 	KUNIT_ASSERT_EQ(test, sim_start(test, &sim_ppc_750fx), 0);
-	state = overflowing(test, 3);
-	sim_resume(state);
-	perfctr_ppc_sim_tick(0x100);
-	local_irq_disable();
-	KUNIT_EXPECT_TRUE(test, perfctr_ppc_sim_deliver_pmi(0x2000));
-	local_irq_enable();
+	state = run_overflowing(test, 3, 0x100);
+	KUNIT_EXPECT_TRUE(test, deliver_pmi(0x2000));
 	KUNIT_EXPECT_EQ(test, perfctr_ppc_sim.mmcr[0] & PMXE, 0U);
 	sim_suspend(state);
 	KUNIT_EXPECT_EQ(test, state->pmc[0].sum, 0x100ULL);
@@ -129,23 +152,16 @@ static void ppc_irq_spurious(struct kunit *test)
 {
 	struct perfctr_cpu_state *state;
 
-	KUNIT_ASSERT_EQ(test, sim_start(test, &sim_ppc_7450), 0);
-	perfctr_cpu_set_ihandler(record_overflow);
-	state = overflowing(test, 5);
+	state = record_overflowing(test, &sim_ppc_7450, 5, 0x10);
 	seen.state = state;
-	sim_resume(state);
-	perfctr_ppc_sim_tick(0x10);
 	perfctr_ppc_sim.pmi_pending = true;	/* e.g. a timebase event */
-	local_irq_disable();
-	KUNIT_EXPECT_TRUE(test, perfctr_ppc_sim_deliver_pmi(0x3000));
-	local_irq_enable();
+	KUNIT_EXPECT_TRUE(test, deliver_pmi(0x3000));
 	KUNIT_EXPECT_EQ(test, seen.calls, 1U);
 	KUNIT_EXPECT_EQ(test, seen.mask, 0U);
 	sim_resume(state);
 	KUNIT_EXPECT_NE(test, perfctr_ppc_sim.mmcr[0] & PMXE, 0U);
 	KUNIT_EXPECT_EQ(test, perfctr_ppc_sim.pmc[5], 0x7FFFFF10U);
 	sim_suspend(state);
-	perfctr_cpu_set_ihandler(NULL);
 }
 
 /*
@@ -157,22 +173,15 @@ static void ppc_irq_armed_freezes(struct kunit *test)
 {
 	struct perfctr_cpu_state *state;
 
-	KUNIT_ASSERT_EQ(test, sim_start(test, &sim_ppc_7450), 0);
-	perfctr_cpu_set_ihandler(record_overflow);
-	state = overflowing(test, 1);
-	sim_resume(state);
-	perfctr_ppc_sim_tick(0x100);
+	state = record_overflowing(test, &sim_ppc_7450, 1, 0x100);
 	KUNIT_ASSERT_TRUE(test, perfctr_ppc_sim.pmi_pending);
-	local_irq_disable();
-	KUNIT_EXPECT_TRUE(test, perfctr_ppc_sim_deliver_pmi(0x4000));
-	local_irq_enable();
+	KUNIT_EXPECT_TRUE(test, deliver_pmi(0x4000));
 	KUNIT_EXPECT_EQ(test, seen.calls, 1U);
 	KUNIT_EXPECT_NE(test, seen.mmcr0 & FC, 0U);
 	KUNIT_EXPECT_EQ(test, seen.mmcr0 & PMXE, 0U);
 	KUNIT_EXPECT_TRUE(test, seen.cache_exact);
 	sim_suspend(state);
 	KUNIT_EXPECT_EQ(test, state->pmc[0].sum, 0x100ULL);
-	perfctr_cpu_set_ihandler(NULL);
 }
 
 /*
@@ -183,8 +192,7 @@ static void ppc_irq_armed_fcece_spurious(struct kunit *test)
 {
 	struct perfctr_cpu_state *state;
 
-	KUNIT_ASSERT_EQ(test, sim_start(test, &sim_ppc_7450), 0);
-	perfctr_cpu_set_ihandler(record_overflow);
+	start_recording(test, &sim_ppc_7450);
 	state = sim_state(test);
 	state->control.tsc_on = 1;
 	state->control.nrictrs = 1;
@@ -210,7 +218,6 @@ static void ppc_irq_armed_fcece_spurious(struct kunit *test)
 	perfctr_ppc_sim_tick(5);
 	sim_suspend(state);
 	KUNIT_EXPECT_EQ(test, state->pmc[0].sum, 0x15ULL);
-	perfctr_cpu_set_ihandler(NULL);
 }
 
 /*
@@ -222,8 +229,7 @@ static void ppc_irq_unarmed_leaves_counters(struct kunit *test)
 	struct perfctr_cpu_state *state = sim_state(test);
 	unsigned int writes;
 
-	KUNIT_ASSERT_EQ(test, sim_start(test, &sim_ppc_7450), 0);
-	perfctr_cpu_set_ihandler(record_overflow);
+	start_recording(test, &sim_ppc_7450);
 	state->control.tsc_on = 1;
 	state->control.nractrs = 1;
 	state->control.evntsel[0] = 1;
@@ -232,25 +238,20 @@ static void ppc_irq_unarmed_leaves_counters(struct kunit *test)
 	perfctr_ppc_sim_tick(10);
 	writes = perfctr_ppc_sim.nr_mmcr_writes;
 	perfctr_ppc_sim.pmi_pending = true;	/* late, from an earlier state */
-	local_irq_disable();
-	KUNIT_EXPECT_TRUE(test, perfctr_ppc_sim_deliver_pmi(0x6000));
-	local_irq_enable();
+	KUNIT_EXPECT_TRUE(test, deliver_pmi(0x6000));
 	KUNIT_EXPECT_EQ(test, seen.calls, 0U);
 	KUNIT_EXPECT_EQ(test, perfctr_ppc_sim.nr_mmcr_writes, writes);
 	KUNIT_EXPECT_EQ(test, perfctr_ppc_sim.mmcr[0] & FC, 0U);
 	/* PMXE still on (as the 604 leaves it): turned off, nothing else. */
 	perfctr_ppc_sim.mmcr[0] |= PMXE;
 	perfctr_ppc_sim.pmi_pending = true;
-	local_irq_disable();
-	KUNIT_EXPECT_TRUE(test, perfctr_ppc_sim_deliver_pmi(0x6000));
-	local_irq_enable();
+	KUNIT_EXPECT_TRUE(test, deliver_pmi(0x6000));
 	KUNIT_EXPECT_EQ(test, perfctr_ppc_sim.nr_mmcr_writes, writes + 1);
 	KUNIT_EXPECT_EQ(test, perfctr_ppc_sim.mmcr[0], state->ppc_mmcr[0]);
 	KUNIT_EXPECT_EQ(test, pp_this_cache()->mmcr[0], perfctr_ppc_sim.mmcr[0]);
 	perfctr_ppc_sim_tick(5);
 	sim_suspend(state);
 	KUNIT_EXPECT_EQ(test, state->pmc[0].sum, 15ULL);
-	perfctr_cpu_set_ihandler(NULL);
 }
 
 static struct kunit_case irq_test_cases[] = {
@@ -266,4 +267,4 @@ static struct kunit_case irq_test_cases[] = {
 };
 
 SUITEOF(irq_test_cases,
-	.name = "perfctr_ppc_irq", .init = irq_test_init, .exit = sim_stop);
+	.name = "perfctr_ppc_irq", .init = irq_test_init, .exit = irq_test_exit);

@@ -58,20 +58,11 @@ static const struct priv_case priv_cases[] = {
 SIM_CASE_DESC(priv_case)
 KUNIT_ARRAY_PARAM(priv, priv_cases, priv_case_desc);
 
-static void fill_control(struct perfctr_cpu_control *control,
-			 const struct priv_case *c)
-{
-	sim_fill_control(control, c->tsc_on, c->nractrs, c->nrictrs, c->mmcr0,
-			 c->c, ARRAY_SIZE(c->c));
-}
-
 static void ppc_counts_kernel(struct kunit *test)
 {
 	const struct priv_case *c = test->param_value;
-	struct perfctr_cpu_state *state = sim_state(test);
+	struct perfctr_cpu_state *state = sim_case_state(test, c);
 
-	KUNIT_ASSERT_EQ(test, sim_start(test, c->model), 0);
-	fill_control(&state->control, c);
 	KUNIT_ASSERT_EQ(test, perfctr_cpu_update_control(state, false), 0);
 	KUNIT_EXPECT_EQ(test, perfctr_cpu_counts_kernel(state), c->kernel);
 }

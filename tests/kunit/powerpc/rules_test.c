@@ -186,37 +186,18 @@ static const struct rule_case rule_cases[] = {
 SIM_CASE_DESC(rule_case)
 KUNIT_ARRAY_PARAM(rule, rule_cases, rule_case_desc);
 
-static void fill_control(struct perfctr_cpu_control *control,
-			 const struct rule_case *c)
-{
-	sim_fill_control(control, c->tsc_on, c->nractrs, c->nrictrs, c->mmcr0,
-			 c->c, ARRAY_SIZE(c->c));
-	control->ppc.mmcr2 = c->mmcr2;
-	control->_reserved[3] = c->reserved;
-}
-
 static void ppc_rule(struct kunit *test)
 {
 	const struct rule_case *c = test->param_value;
-	struct perfctr_cpu_state *state = sim_state(test);
-	struct perfctr_cpu_state *before = sim_state(test);
+	struct perfctr_cpu_state *state = sim_case_state(test, c);
 	unsigned int writes;
-	int err;
 
-	KUNIT_ASSERT_EQ(test, sim_start(test, c->model), 0);
-	state->id = 12345;
-	fill_control(&state->control, c);
-	*before = *state;
-	writes = perfctr_ppc_sim.nr_mmcr_writes + perfctr_ppc_sim.nr_pmc_writes;
-	err = perfctr_cpu_update_control(state, c->is_global);
-	KUNIT_EXPECT_EQ(test, err, c->expect);
-	if (err)
-		KUNIT_EXPECT_EQ(test, memcmp(before, state, sizeof(*state)), 0);
-	else
-		KUNIT_EXPECT_NE(test, state->id, 12345ULL);
+	state->control.ppc.mmcr2 = c->mmcr2;
+	state->control._reserved[3] = c->reserved;
+	writes = sim_reg_writes();
+	sim_expect_update(test, state, c->is_global, c->expect);
 	/* Validation is pure: no register is touched. */
-	KUNIT_EXPECT_EQ(test, perfctr_ppc_sim.nr_mmcr_writes +
-			perfctr_ppc_sim.nr_pmc_writes, writes);
+	KUNIT_EXPECT_EQ(test, sim_reg_writes(), writes);
 }
 
 /* The MMCRs a valid control computes: selects in place, globals kept. */

@@ -102,6 +102,26 @@ static inline void imode_control(struct kunit *test,
 	KUNIT_ASSERT_EQ(test, perfctr_cpu_update_control(state, false), 0);
 }
 
+/* A new state with amode_control(@n, @ev) loaded. */
+static inline struct perfctr_cpu_state *amode_state(struct kunit *test,
+						    unsigned int n, u32 ev)
+{
+	struct perfctr_cpu_state *state = sim_state(test);
+
+	amode_control(test, state, n, ev);
+	return state;
+}
+
+/* A new state with imode_control(@ireset) loaded. */
+static inline struct perfctr_cpu_state *imode_state(struct kunit *test,
+						    s32 ireset)
+{
+	struct perfctr_cpu_state *state = sim_state(test);
+
+	imode_control(test, state, ireset);
+	return state;
+}
+
 static inline u64 preset(s32 ireset)
 {
 	unsigned int width = perfctr_x86_sim.m->width;
@@ -173,6 +193,36 @@ static inline void sim_fill_control(struct perfctr_cpu_control *control,
 		control->ireset[i] = c[i].ireset;
 		control->p4.escr[i] = c[i].escr;
 	}
+}
+
+/*
+ * Power on the model of table case @tcase and return a new state with its
+ * control filled in, not yet loaded. @tcase has .model, .tsc_on, .nractrs,
+ * .nrictrs and an array .c of struct sim_ctr.
+ */
+#define sim_case_state(test, tcase) ({					\
+	__auto_type __c = (tcase);					\
+	struct perfctr_cpu_state *__state =				\
+		sim_start_state(test, __c->model);			\
+									\
+	sim_fill_control(&__state->control, __c->tsc_on, __c->nractrs,	\
+			 __c->nrictrs, __c->c, ARRAY_SIZE(__c->c));	\
+	__state;							\
+})
+
+/*
+ * Whether the overflow interrupt works is a test's to say, not the
+ * model's: PCINT set as @on; returns the features to put back.
+ */
+static inline unsigned int sim_force_pcint(bool on)
+{
+	unsigned int features = perfctr_info.features;
+
+	if (on)
+		perfctr_info.features |= PERFCTR_FEATURE_PCINT;
+	else
+		perfctr_info.features &= ~PERFCTR_FEATURE_PCINT;
+	return features;
 }
 
 #endif /* _PERFCTR_X86_ARCH_TEST_H */

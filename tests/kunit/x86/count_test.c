@@ -38,18 +38,13 @@ static void count_exit(struct kunit *test)
 static void count_all_amode(struct kunit *test)
 {
 	const struct perfctr_x86_sim_model *m = perfctr_x86_sim.m;
-	struct perfctr_cpu_state *state = sim_state(test);
 	unsigned int i, n = nr_pmcs(m);
+	struct perfctr_cpu_state *state = amode_state(test, n, 0x16);
 
-	amode_control(test, state, n, 0x16);
-	sim_resume(state);
-	perfctr_x86_sim_tick(1000);
-	sim_suspend(state);
+	sim_run(state, 1000);
 	/* Events while suspended belong to someone else. */
 	perfctr_x86_sim_tick(500);
-	sim_resume(state);
-	perfctr_x86_sim_tick(250);
-	sim_suspend(state);
+	sim_run(state, 250);
 	for (i = 0; i < n; i++)
 		KUNIT_EXPECT_EQ(test, state->pmc[i].sum, 1250ULL);
 }
@@ -57,10 +52,9 @@ static void count_all_amode(struct kunit *test)
 static void count_wraparound(struct kunit *test)
 {
 	const struct perfctr_x86_sim_model *m = perfctr_x86_sim.m;
-	struct perfctr_cpu_state *state = sim_state(test);
+	struct perfctr_cpu_state *state = amode_state(test, 1, 0x16);
 	u32 pmc = nth_pmc(m, 0);
 
-	amode_control(test, state, 1, 0x16);
 	/* The first resume zeroes the counter: it had no owner. */
 	sim_resume(state);
 	sim_suspend(state);
@@ -79,14 +73,13 @@ static void count_wraparound(struct kunit *test)
 static void count_tsc_only_leaves_counters(struct kunit *test)
 {
 	const struct perfctr_x86_sim_model *m = perfctr_x86_sim.m;
-	struct perfctr_cpu_state *a = sim_state(test);
-	struct perfctr_cpu_state *t = sim_state(test);
+	struct perfctr_cpu_state *a, *t;
 	unsigned int w;
 
 	if (m->kind == SIM_WINCHIP)
 		kunit_skip(test, "no usable TSC");
-	amode_control(test, a, 1, 0x16);
-	amode_control(test, t, 0, 0);
+	a = amode_state(test, 1, 0x16);
+	t = amode_state(test, 0, 0);
 	sim_resume(a);
 	w = perfctr_x86_sim.nr_wrmsr;
 	preempt_disable();
@@ -111,20 +104,17 @@ static void count_tsc_only_leaves_counters(struct kunit *test)
 static void count_stale_counters_scrubbed(struct kunit *test)
 {
 	const struct perfctr_x86_sim_model *m = perfctr_x86_sim.m;
-	struct perfctr_cpu_state *a = sim_state(test);
-	struct perfctr_cpu_state *b = sim_state(test);
+	struct perfctr_cpu_state *a, *b;
 	u32 first, second;
 
 	if (nr_pmcs(m) < 2)
 		kunit_skip(test, "one counter");
-	amode_control(test, a, 2, 0x16);
-	amode_control(test, b, 1, 0x16);
+	a = amode_state(test, 2, 0x16);
+	b = amode_state(test, 1, 0x16);
 	first = a->pmc[0].map & 0x1F;
 	second = a->pmc[1].map & 0x1F;	/* not a fixed counter */
 	KUNIT_ASSERT_EQ(test, b->pmc[0].map & 0x1F, first);
-	sim_resume(a);
-	perfctr_x86_sim_tick(1234);
-	sim_suspend(a);
+	sim_run(a, 1234);
 	KUNIT_ASSERT_NE(test, perfctr_x86_sim_counter(first), 0ULL);
 	KUNIT_ASSERT_NE(test, perfctr_x86_sim_counter(second), 0ULL);
 	sim_resume(b);
@@ -143,13 +133,10 @@ static void count_stale_counters_scrubbed(struct kunit *test)
 static void count_owner_keeps_counts(struct kunit *test)
 {
 	const struct perfctr_x86_sim_model *m = perfctr_x86_sim.m;
-	struct perfctr_cpu_state *a = sim_state(test);
+	struct perfctr_cpu_state *a = amode_state(test, 1, 0x16);
 	u32 first = nth_pmc(m, 0), left = can_stop(m) ? 1234 : 0;
 
-	amode_control(test, a, 1, 0x16);
-	sim_resume(a);
-	perfctr_x86_sim_tick(1234);
-	sim_suspend(a);
+	sim_run(a, 1234);
 	sim_resume(a);
 	KUNIT_EXPECT_EQ(test, a->pmc[0].start, left);
 	KUNIT_EXPECT_EQ(test, perfctr_x86_sim_counter(first), (u64)left);
@@ -159,13 +146,11 @@ static void count_owner_keeps_counts(struct kunit *test)
 /* User-space RDPMC is on only while a state with counters is resumed. */
 static void count_user_rdpmc_gate(struct kunit *test)
 {
-	struct perfctr_cpu_state *a = sim_state(test);
-	struct perfctr_cpu_state *t = sim_state(test);
+	struct perfctr_cpu_state *a = amode_state(test, 1, 0x16);
+	struct perfctr_cpu_state *t = amode_state(test, 0, 0);
 	bool rdpmc = perfctr_info.features & PERFCTR_FEATURE_RDPMC;
 	unsigned long flags;
 
-	amode_control(test, a, 1, 0x16);
-	amode_control(test, t, 0, 0);
 	local_irq_save(flags);
 	perfctr_cpu_user_read(t, true);
 	KUNIT_EXPECT_FALSE(test, perfctr_x86_sim.user_rdpmc);
@@ -200,12 +185,10 @@ static unsigned int load_writes(const struct perfctr_x86_sim_model *m,
 static void count_write_caching(struct kunit *test)
 {
 	const struct perfctr_x86_sim_model *m = perfctr_x86_sim.m;
-	struct perfctr_cpu_state *a = sim_state(test);
-	struct perfctr_cpu_state *b = sim_state(test);
 	unsigned int n = nr_pmcs(m), w, load = load_writes(m, n);
+	struct perfctr_cpu_state *a = amode_state(test, n, 0x16);
+	struct perfctr_cpu_state *b = amode_state(test, n, 0x16);
 
-	amode_control(test, a, n, 0x16);
-	amode_control(test, b, n, 0x16);
 	/* b differs from a in its last counter only. */
 	b->control.evntsel[n - 1] = good_sel(m, b->control.pmc_map[n - 1],
 					     false, 0x17);
@@ -236,9 +219,8 @@ static void count_write_caching(struct kunit *test)
 
 static void count_sample_keeps_running(struct kunit *test)
 {
-	struct perfctr_cpu_state *state = sim_state(test);
+	struct perfctr_cpu_state *state = amode_state(test, 1, 0x16);
 
-	amode_control(test, state, 1, 0x16);
 	perfctr_x86_sim.tsc_step = 10;
 	sim_resume(state);
 	perfctr_x86_sim_tick(100);
@@ -253,9 +235,8 @@ static void count_sample_keeps_running(struct kunit *test)
 
 static void imode_preset_and_count(struct kunit *test)
 {
-	struct perfctr_cpu_state *state = sim_state(test);
+	struct perfctr_cpu_state *state = imode_state(test, -100);
 
-	imode_control(test, state, -100);
 	KUNIT_EXPECT_EQ(test, state->pmc[1].start, (u32)-100);
 	sim_resume(state);
 	/* The full-width counter holds the sign-extended preset. */
@@ -270,9 +251,8 @@ static void imode_preset_and_count(struct kunit *test)
 
 static void imode_stopped_while_suspended(struct kunit *test)
 {
-	struct perfctr_cpu_state *state = sim_state(test);
+	struct perfctr_cpu_state *state = imode_state(test, -100);
 
-	imode_control(test, state, -100);
 	sim_resume(state);
 	sim_suspend(state);
 	/* A suspended i-mode counter cannot count or interrupt anyone. */
@@ -283,13 +263,10 @@ static void imode_stopped_while_suspended(struct kunit *test)
 
 static void imode_overflow_and_reload(struct kunit *test)
 {
-	struct perfctr_cpu_state *state = sim_state(test);
+	struct perfctr_cpu_state *state = imode_state(test, -100);
 	unsigned int w;
 
-	imode_control(test, state, -100);
-	sim_resume(state);
-	perfctr_x86_sim_tick(60);
-	sim_suspend(state);
+	sim_run(state, 60);
 
 	/* Same CPU, nobody in between: the select, and the a-mode enable. */
 	w = perfctr_x86_sim.nr_wrmsr;
@@ -319,10 +296,9 @@ static void imode_overflow_and_reload(struct kunit *test)
 
 static void imode_ireload_forces_write(struct kunit *test)
 {
-	struct perfctr_cpu_state *state = sim_state(test);
+	struct perfctr_cpu_state *state = imode_state(test, -100);
 	unsigned int w;
 
-	imode_control(test, state, -100);
 	sim_resume(state);
 	sim_suspend(state);
 	perfctr_x86_sim.ctr[1] = 12345;		/* someone scribbled on it */
@@ -338,10 +314,9 @@ static void imode_ireload_forces_write(struct kunit *test)
 static void imode_other_state_between(struct kunit *test)
 {
 	const struct perfctr_x86_sim_model *m = perfctr_x86_sim.m;
-	struct perfctr_cpu_state *a = sim_state(test);
+	struct perfctr_cpu_state *a = imode_state(test, -100);
 	struct perfctr_cpu_state *b = sim_state(test);
 
-	imode_control(test, a, -100);
 	b->control.tsc_on = 1;
 	b->control.nractrs = 2;
 	b->control.pmc_map[1] = 1;
@@ -353,12 +328,8 @@ static void imode_other_state_between(struct kunit *test)
 	}
 	KUNIT_ASSERT_EQ(test, perfctr_cpu_update_control(b, false), 0);
 
-	sim_resume(a);
-	perfctr_x86_sim_tick(10);
-	sim_suspend(a);
-	sim_resume(b);
-	perfctr_x86_sim_tick(5000);
-	sim_suspend(b);
+	sim_run(a, 10);
+	sim_run(b, 5000);
 	sim_resume(a);
 	KUNIT_EXPECT_EQ(test, perfctr_x86_sim_counter(1), preset(-90));
 	/* b left counter 1 counting: it was stopped before the preset. */

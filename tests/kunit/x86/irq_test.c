@@ -13,9 +13,6 @@
 
 #include "arch_test.h"
 
-#define EN	0x00400000U
-#define INT	0x00100000U
-#define CPL	0x00030000U
 #define OLD_LVTPC	(APIC_DM_NMI | 0x12345)	/* what perf left there */
 
 static atomic_t handler_calls;
@@ -50,24 +47,6 @@ static void irq_exit(struct kunit *test)
 	sim_stop(test);
 }
 
-/* One a-mode counter (pmc 0) and one i-mode counter (pmc 1, preset -100). */
-static struct perfctr_cpu_state *imode_state(struct kunit *test)
-{
-	struct perfctr_cpu_state *state = sim_state(test);
-	struct perfctr_cpu_control *c = &state->control;
-
-	c->tsc_on = 1;
-	c->nractrs = 1;
-	c->nrictrs = 1;
-	c->pmc_map[0] = 0;
-	c->evntsel[0] = EN | CPL | 0x76;
-	c->pmc_map[1] = 1;
-	c->evntsel[1] = EN | CPL | INT | 0xC0;
-	c->ireset[1] = -100;
-	KUNIT_ASSERT_EQ(test, perfctr_cpu_update_control(state, false), 0);
-	return state;
-}
-
 static int deliver_nmi(unsigned long ip)
 {
 	struct pt_regs regs = { .ip = ip };
@@ -100,7 +79,7 @@ static void irq_reserve_sets_up_apic(struct kunit *test)
 
 static void irq_resume_unmasks(struct kunit *test)
 {
-	struct perfctr_cpu_state *state = imode_state(test);
+	struct perfctr_cpu_state *state = imode_state(test, -100);
 
 	sim_resume(state);
 	KUNIT_EXPECT_EQ(test, perfctr_x86_sim.lvtpc, APIC_DM_NMI);
@@ -109,7 +88,7 @@ static void irq_resume_unmasks(struct kunit *test)
 
 static void irq_not_ours_without_overflow(struct kunit *test)
 {
-	struct perfctr_cpu_state *state = imode_state(test);
+	struct perfctr_cpu_state *state = imode_state(test, -100);
 
 	sim_resume(state);
 	perfctr_x86_sim_tick(50);
@@ -121,7 +100,7 @@ static void irq_not_ours_without_overflow(struct kunit *test)
 
 static void irq_overflow_calls_handler(struct kunit *test)
 {
-	struct perfctr_cpu_state *state = imode_state(test);
+	struct perfctr_cpu_state *state = imode_state(test, -100);
 
 	sim_resume(state);
 	perfctr_x86_sim_tick(150);
@@ -144,11 +123,9 @@ static void irq_overflow_calls_handler(struct kunit *test)
 /* An overflow NMI that lands just after suspend is claimed, once. */
 static void irq_late_nmi_claimed_once(struct kunit *test)
 {
-	struct perfctr_cpu_state *state = imode_state(test);
+	struct perfctr_cpu_state *state = imode_state(test, -100);
 
-	sim_resume(state);
-	perfctr_x86_sim_tick(150);
-	sim_suspend(state);
+	sim_run(state, 150);
 	KUNIT_EXPECT_EQ(test, deliver_nmi(1), NMI_HANDLED);
 	KUNIT_EXPECT_EQ(test, deliver_nmi(2), NMI_DONE);
 	wait_for_handler();
@@ -159,11 +136,9 @@ static void irq_late_nmi_claimed_once(struct kunit *test)
 /* Suspended without a wrap: a later NMI is someone else's. */
 static void irq_no_late_claim_without_overflow(struct kunit *test)
 {
-	struct perfctr_cpu_state *state = imode_state(test);
+	struct perfctr_cpu_state *state = imode_state(test, -100);
 
-	sim_resume(state);
-	perfctr_x86_sim_tick(50);
-	sim_suspend(state);
+	sim_run(state, 50);
 	KUNIT_EXPECT_EQ(test, deliver_nmi(4), NMI_DONE);
 	KUNIT_EXPECT_EQ(test, atomic_read(&handler_calls), 0);
 }
@@ -171,12 +146,8 @@ static void irq_no_late_claim_without_overflow(struct kunit *test)
 /* A-mode only: NMIs are never ours. */
 static void irq_amode_never_claims(struct kunit *test)
 {
-	struct perfctr_cpu_state *state = sim_state(test);
+	struct perfctr_cpu_state *state = amode_state(test, 1, 0x76);
 
-	state->control.tsc_on = 1;
-	state->control.nractrs = 1;
-	state->control.evntsel[0] = EN | CPL | 0x76;
-	KUNIT_ASSERT_EQ(test, perfctr_cpu_update_control(state, false), 0);
 	sim_resume(state);
 	perfctr_x86_sim.ctr[0] = 5;		/* non-negative, like a wrap */
 	KUNIT_EXPECT_EQ(test, deliver_nmi(3), NMI_DONE);

@@ -139,24 +139,14 @@ static const struct priv_case priv_cases[] = {
 SIM_CASE_DESC(priv_case)
 KUNIT_ARRAY_PARAM(priv, priv_cases, priv_case_desc);
 
-static void fill_control(struct perfctr_cpu_control *control,
-			 const struct priv_case *c)
-{
-	sim_fill_control(control, c->tsc_on, c->nractrs, c->nrictrs, c->c,
-			 ARRAY_SIZE(c->c));
-}
-
 static void x86_counts_kernel(struct kunit *test)
 {
 	const struct priv_case *c = test->param_value;
-	struct perfctr_cpu_state *state = sim_state(test);
+	struct perfctr_cpu_state *state = sim_case_state(test, c);
 	unsigned int features, reads, writes;
 
-	KUNIT_ASSERT_EQ(test, sim_start(test, c->model), 0);
 	/* i-mode cases need the overflow interrupt, whatever the model says. */
-	features = perfctr_info.features;
-	perfctr_info.features |= PERFCTR_FEATURE_PCINT;
-	fill_control(&state->control, c);
+	features = sim_force_pcint(true);
 	KUNIT_ASSERT_EQ(test, perfctr_cpu_update_control(state, c->is_global), 0);
 	reads = perfctr_x86_sim.nr_rdmsr;
 	writes = perfctr_x86_sim.nr_wrmsr;

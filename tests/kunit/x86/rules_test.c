@@ -302,40 +302,17 @@ static const struct rule_case rule_cases[] = {
 SIM_CASE_DESC(rule_case)
 KUNIT_ARRAY_PARAM(rule, rule_cases, rule_case_desc);
 
-static void fill_control(struct perfctr_cpu_control *control,
-			 const struct rule_case *c)
-{
-	sim_fill_control(control, c->tsc_on, c->nractrs, c->nrictrs, c->c,
-			 ARRAY_SIZE(c->c));
-	control->p4.pebs_enable = c->pebs_enable;
-	control->p4.pebs_matrix_vert = c->pebs_matrix_vert;
-}
-
 static void x86_rule(struct kunit *test)
 {
 	const struct rule_case *c = test->param_value;
-	struct perfctr_cpu_state *state = sim_state(test);
-	struct perfctr_cpu_state *before = sim_state(test);
+	struct perfctr_cpu_state *state = sim_case_state(test, c);
 	unsigned int writes, features;
-	int err;
 
-	KUNIT_ASSERT_EQ(test, sim_start(test, c->model), 0);
-	/* Whether interrupts work is the case's to say, not the model's. */
-	features = perfctr_info.features;
-	if (c->pcint)
-		perfctr_info.features |= PERFCTR_FEATURE_PCINT;
-	else
-		perfctr_info.features &= ~PERFCTR_FEATURE_PCINT;
-	state->id = 12345;
-	fill_control(&state->control, c);
-	*before = *state;
+	features = sim_force_pcint(c->pcint);
+	state->control.p4.pebs_enable = c->pebs_enable;
+	state->control.p4.pebs_matrix_vert = c->pebs_matrix_vert;
 	writes = perfctr_x86_sim.nr_wrmsr;
-	err = perfctr_cpu_update_control(state, c->is_global);
-	KUNIT_EXPECT_EQ(test, err, c->expect);
-	if (err)
-		KUNIT_EXPECT_EQ(test, memcmp(before, state, sizeof(*state)), 0);
-	else
-		KUNIT_EXPECT_NE(test, state->id, 12345ULL);
+	sim_expect_update(test, state, c->is_global, c->expect);
 	/* Validation is pure: no register is touched. */
 	KUNIT_EXPECT_EQ(test, perfctr_x86_sim.nr_wrmsr, writes);
 	perfctr_info.features = features;

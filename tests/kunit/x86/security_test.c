@@ -54,14 +54,11 @@ static void user_read(const struct perfctr_cpu_state *state, bool on)
 static void sec_amode_stopped_at_suspend(struct kunit *test)
 {
 	const struct perfctr_x86_sim_model *m = perfctr_x86_sim.m;
-	struct perfctr_cpu_state *a = sim_state(test);
 	unsigned int i, n = nr_pmcs(m);
+	struct perfctr_cpu_state *a = amode_state(test, n, 0x16);
 	u32 left = can_stop(m) ? 1000 : 0;
 
-	amode_control(test, a, n, 0x16);
-	sim_resume(a);
-	perfctr_x86_sim_tick(1000);
-	sim_suspend(a);
+	sim_run(a, 1000);
 	perfctr_x86_sim_tick(500);	/* someone else runs */
 	for (i = 0; i < n && can_stop(m); i++)
 		KUNIT_EXPECT_EQ(test, perfctr_x86_sim_counter(a->pmc[i].map & 0x1F),
@@ -84,19 +81,16 @@ static void sec_amode_stopped_at_suspend(struct kunit *test)
 static void sec_user_read_stopped_set(struct kunit *test)
 {
 	const struct perfctr_x86_sim_model *m = perfctr_x86_sim.m;
-	struct perfctr_cpu_state *a = sim_state(test);
-	struct perfctr_cpu_state *b = sim_state(test);
 	bool rdpmc = perfctr_info.features & PERFCTR_FEATURE_RDPMC;
 	unsigned int i, n = nr_pmcs(m);
+	struct perfctr_cpu_state *a, *b;
 
 	if (!rdpmc)
 		kunit_skip(test, "no RDPMC: user space never reads the counters");
-	amode_control(test, a, n, 0x16);
-	amode_control(test, b, n, 0x17);
+	a = amode_state(test, n, 0x16);
+	b = amode_state(test, n, 0x17);
 	a->cstatus = 0;			/* stopped by the high-level driver */
-	sim_resume(b);
-	perfctr_x86_sim_tick(300);
-	sim_suspend(b);
+	sim_run(b, 300);
 	user_read(a, true);
 	KUNIT_EXPECT_EQ(test, perfctr_x86_sim.user_rdpmc, rdpmc);
 	for (i = 0; i < n; i++)
@@ -104,9 +98,7 @@ static void sec_user_read_stopped_set(struct kunit *test)
 				0ULL);
 	user_read(a, false);
 	KUNIT_EXPECT_FALSE(test, perfctr_x86_sim.user_rdpmc);
-	sim_resume(b);
-	perfctr_x86_sim_tick(10);
-	sim_suspend(b);
+	sim_run(b, 10);
 	for (i = 0; i < n; i++)
 		KUNIT_EXPECT_EQ(test, b->pmc[i].sum, 310ULL);
 }
@@ -115,13 +107,10 @@ static void sec_user_read_stopped_set(struct kunit *test)
 static void sec_user_read_own_counts(struct kunit *test)
 {
 	const struct perfctr_x86_sim_model *m = perfctr_x86_sim.m;
-	struct perfctr_cpu_state *a = sim_state(test);
+	struct perfctr_cpu_state *a = amode_state(test, 1, 0x16);
 	unsigned int w;
 
-	amode_control(test, a, 1, 0x16);
-	sim_resume(a);
-	perfctr_x86_sim_tick(100);
-	sim_suspend(a);
+	sim_run(a, 100);
 	a->cstatus = 0;
 	w = perfctr_x86_sim.nr_wrmsr;
 	user_read(a, true);
@@ -134,15 +123,11 @@ static void sec_user_read_own_counts(struct kunit *test)
 static void sec_user_read_imode_restored(struct kunit *test)
 {
 	const struct perfctr_x86_sim_model *m = perfctr_x86_sim.m;
-	struct perfctr_cpu_state *a = sim_state(test);
-	struct perfctr_cpu_state *b = sim_state(test);
+	struct perfctr_cpu_state *b = imode_state(test, -100);
+	struct perfctr_cpu_state *a = amode_state(test, nr_pmcs(m), 0x16);
 
-	imode_control(test, b, -100);
-	amode_control(test, a, nr_pmcs(m), 0x16);
 	a->cstatus = 0;
-	sim_resume(b);
-	perfctr_x86_sim_tick(10);
-	sim_suspend(b);
+	sim_run(b, 10);
 	user_read(a, true);
 	user_read(a, false);
 	sim_resume(b);
@@ -156,10 +141,9 @@ static void sec_user_read_imode_restored(struct kunit *test)
 /* F7: an HT P4's thread 1 may not read its sibling's registers. */
 static void sec_user_read_forbidden_cpu(struct kunit *test)
 {
-	struct perfctr_cpu_state *a = sim_state(test);
+	struct perfctr_cpu_state *a = amode_state(test, 1, 0x16);
 	unsigned int w;
 
-	amode_control(test, a, 1, 0x16);
 	cpumask_set_cpu(raw_smp_processor_id(), &perfctr_cpus_forbidden_mask);
 	w = perfctr_x86_sim.nr_wrmsr;
 	user_read(a, true);
@@ -193,9 +177,8 @@ static void sec_rdpmc_param_values(struct kunit *test)
 /* F13: 0 never lets user space RDPMC, and info does not offer it. */
 static void sec_rdpmc_never(struct kunit *test)
 {
-	struct perfctr_cpu_state *a = sim_state(test);
+	struct perfctr_cpu_state *a = amode_state(test, 1, 0x16);
 
-	amode_control(test, a, 1, 0x16);
 	KUNIT_EXPECT_TRUE(test, perfctr_cpu_features() & PERFCTR_FEATURE_RDPMC);
 	pc_rdpmc = 0;
 	KUNIT_EXPECT_FALSE(test, perfctr_cpu_features() & PERFCTR_FEATURE_RDPMC);
@@ -207,9 +190,8 @@ static void sec_rdpmc_never(struct kunit *test)
 /* F13: 2 never takes RDPMC away: other threads of the mm may use it. */
 static void sec_rdpmc_always(struct kunit *test)
 {
-	struct perfctr_cpu_state *a = sim_state(test);
+	struct perfctr_cpu_state *a = amode_state(test, 1, 0x16);
 
-	amode_control(test, a, 1, 0x16);
 	pc_rdpmc = 2;
 	user_read(a, true);
 	KUNIT_EXPECT_TRUE(test, perfctr_x86_sim.user_rdpmc);
@@ -232,9 +214,8 @@ static void nmi_in_window(void)
 
 static void sec_disarm_window(struct kunit *test, unsigned int ticks, int want)
 {
-	struct perfctr_cpu_state *s = sim_state(test);
+	struct perfctr_cpu_state *s = imode_state(test, -100);
 
-	imode_control(test, s, -100);
 	sim_resume(s);
 	perfctr_x86_sim_tick(ticks);
 	window_ret = -1;
@@ -258,13 +239,10 @@ static void sec_disarm_window_not_ours(struct kunit *test)
 static void sec_release_zeroes_counters(struct kunit *test)
 {
 	const struct perfctr_x86_sim_model *m = perfctr_x86_sim.m;
-	struct perfctr_cpu_state *a = sim_state(test);
+	struct perfctr_cpu_state *a = amode_state(test, nr_pmcs(m), 0x16);
 	unsigned int i;
 
-	amode_control(test, a, nr_pmcs(m), 0x16);
-	sim_resume(a);
-	perfctr_x86_sim_tick(1000);
-	sim_suspend(a);
+	sim_run(a, 1000);
 	for (i = 0; i < SIM_MAX_CTRS; i++)
 		perfctr_x86_sim.ctr[i] = m->pmc_mask & BIT(i) ? 77 : 0;
 	for (i = 0; i < m->nr_fixed; i++)
@@ -282,18 +260,15 @@ static void sec_release_zeroes_counters(struct kunit *test)
  */
 static void sec_control_id_64bit(struct kunit *test)
 {
-	struct perfctr_cpu_state *a = sim_state(test);
-	struct perfctr_cpu_state *b = sim_state(test);
+	struct perfctr_cpu_state *a, *b;
 
 	atomic64_set(&perfctr_next_control_id, BIT_ULL(32) + 4);
-	amode_control(test, a, 1, 0x16);
+	a = amode_state(test, 1, 0x16);
 	atomic64_set(&perfctr_next_control_id, 4);
-	amode_control(test, b, 1, 0x17);
+	b = amode_state(test, 1, 0x17);
 	KUNIT_ASSERT_EQ(test, (u32)a->id, (u32)b->id);
 	KUNIT_ASSERT_NE(test, a->id, b->id);
-	sim_resume(a);
-	perfctr_x86_sim_tick(1000);
-	sim_suspend(a);
+	sim_run(a, 1000);
 	sim_resume(b);
 	KUNIT_EXPECT_EQ(test, perfctr_x86_sim.sel[0] & 0xFF, 0x17ULL);
 	KUNIT_EXPECT_EQ(test, b->pmc[0].start, 0U);
@@ -310,11 +285,10 @@ static void sec_control_id_64bit(struct kunit *test)
  */
 static void sec_p4_ht_hotplug(struct kunit *test)
 {
-	struct perfctr_cpu_state *a = sim_state(test);
+	struct perfctr_cpu_state *a = amode_state(test, 1, 0x16);
 	unsigned int cpu = raw_smp_processor_id();
 	u64 cccr;
 
-	amode_control(test, a, 1, 0x16);
 	sim_resume(a);
 	perfctr_x86_sim_tick(100);
 	cccr = perfctr_x86_sim.sel[0];

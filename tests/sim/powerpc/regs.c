@@ -41,108 +41,81 @@ DEFINE_PER_CPU(struct perfctr_ppc_sim_state, perfctr_ppc_sim_pcpu);
 
 #define MHZ(n)	((n) * 1000000U)
 
-const struct perfctr_ppc_sim_model sim_ppc_604 = {
-	.name = "604", .pvr = 0x00040103, .nrctrs = 2, .nrmmcrs = 1,
-	.cpu_hz = MHZ(200), .tb_hz = MHZ(50),
-};
+/* A model: its name and PVR, Open Firmware's clocks in MHz, its PMU. */
+#define SIM_PPC(nm, pv, cpu_mhz, tb_mhz, ...)				\
+	{ .name = nm, .pvr = pv, .cpu_hz = MHZ(cpu_mhz),		\
+	  .tb_hz = MHZ(tb_mhz), __VA_ARGS__ }
 
-const struct perfctr_ppc_sim_model sim_ppc_604e = {
-	.name = "604e", .pvr = 0x00090204, .nrctrs = 4, .nrmmcrs = 2,
-	.cpu_hz = MHZ(350), .tb_hz = MHZ(25),
-};
+/* The families' PMUs: PMCs, MMCRs and BAMR, from the manuals. */
+#define PMU_604		.nrctrs = 2, .nrmmcrs = 1
+#define PMU_604E	.nrctrs = 4, .nrmmcrs = 2	/* and the 750 */
+#define PMU_7400	.nrctrs = 4, .nrmmcrs = 3, .has_bamr = true
+#define PMU_7450	.nrctrs = 6, .nrmmcrs = 3, .has_bamr = true
+
+const struct perfctr_ppc_sim_model sim_ppc_604 =
+	SIM_PPC("604", 0x00040103, 200, 50, PMU_604);
+
+const struct perfctr_ppc_sim_model sim_ppc_604e =
+	SIM_PPC("604e", 0x00090204, 350, 25, PMU_604E);
 
 /* 604ev (Mach 5, QEMU's "604r"): a 604e core. */
-const struct perfctr_ppc_sim_model sim_ppc_604ev = {
-	.name = "604ev", .pvr = 0x000A0101, .nrctrs = 4, .nrmmcrs = 2,
-	.cpu_hz = MHZ(300), .tb_hz = MHZ(25),
-};
+const struct perfctr_ppc_sim_model sim_ppc_604ev =
+	SIM_PPC("604ev", 0x000A0101, 300, 25, PMU_604E);
 
 /* 750 rev 3.1: no overflow interrupt (the DEC/PMI erratum). */
-const struct perfctr_ppc_sim_model sim_ppc_750 = {
-	.name = "750", .pvr = 0x00080301, .nrctrs = 4, .nrmmcrs = 2,
-	.cpu_hz = MHZ(400), .tb_hz = MHZ(25),
-};
+const struct perfctr_ppc_sim_model sim_ppc_750 =
+	SIM_PPC("750", 0x00080301, 400, 25, PMU_604E);
 
 /* 750CXe rev 2.4: the same version as the 750, and its erratum. */
-const struct perfctr_ppc_sim_model sim_ppc_750cxe = {
-	.name = "750cxe", .pvr = 0x00082214, .nrctrs = 4, .nrmmcrs = 2,
-	.cpu_hz = MHZ(500), .tb_hz = MHZ(25),
-};
+const struct perfctr_ppc_sim_model sim_ppc_750cxe =
+	SIM_PPC("750cxe", 0x00082214, 500, 25, PMU_604E);
 
 /* 750FX DD2.2, the last revision with the erratum. */
-const struct perfctr_ppc_sim_model sim_ppc_750fx_dd22 = {
-	.name = "750fx-dd2.2", .pvr = 0x70000202, .nrctrs = 4, .nrmmcrs = 2,
-	.cpu_hz = MHZ(700), .tb_hz = MHZ(33),
-};
+const struct perfctr_ppc_sim_model sim_ppc_750fx_dd22 =
+	SIM_PPC("750fx-dd2.2", 0x70000202, 700, 33, PMU_604E);
 
 /* 750FX DD2.3, the first without it. */
-const struct perfctr_ppc_sim_model sim_ppc_750fx = {
-	.name = "750fx-dd2.3", .pvr = 0x70000203, .nrctrs = 4, .nrmmcrs = 2,
-	.cpu_hz = MHZ(800), .tb_hz = MHZ(33),
-};
+const struct perfctr_ppc_sim_model sim_ppc_750fx =
+	SIM_PPC("750fx-dd2.3", 0x70000203, 800, 33, PMU_604E);
 
-const struct perfctr_ppc_sim_model sim_ppc_750gx = {
-	.name = "750gx", .pvr = 0x70020102, .nrctrs = 4, .nrmmcrs = 2,
-	.cpu_hz = MHZ(1000), .tb_hz = MHZ(33),
-};
+const struct perfctr_ppc_sim_model sim_ppc_750gx =
+	SIM_PPC("750gx", 0x70020102, 1000, 33, PMU_604E);
 
-const struct perfctr_ppc_sim_model sim_ppc_7400 = {
-	.name = "7400", .pvr = 0x000C0209, .nrctrs = 4, .nrmmcrs = 3,
-	.has_bamr = true, .cpu_hz = MHZ(450), .tb_hz = MHZ(25),
-};
+const struct perfctr_ppc_sim_model sim_ppc_7400 =
+	SIM_PPC("7400", 0x000C0209, 450, 25, PMU_7400);
 
 /* 7410 rev 1.2, the last with the 750's erratum; rev 1.3 is fixed. */
-const struct perfctr_ppc_sim_model sim_ppc_7410_r12 = {
-	.name = "7410-r1.2", .pvr = 0x800C1102, .nrctrs = 4, .nrmmcrs = 3,
-	.has_bamr = true, .cpu_hz = MHZ(450), .tb_hz = MHZ(25),
-};
+const struct perfctr_ppc_sim_model sim_ppc_7410_r12 =
+	SIM_PPC("7410-r1.2", 0x800C1102, 450, 25, PMU_7400);
 
-const struct perfctr_ppc_sim_model sim_ppc_7410 = {
-	.name = "7410-r1.3", .pvr = 0x800C1103, .nrctrs = 4, .nrmmcrs = 3,
-	.has_bamr = true, .cpu_hz = MHZ(500), .tb_hz = MHZ(25),
-};
+const struct perfctr_ppc_sim_model sim_ppc_7410 =
+	SIM_PPC("7410-r1.3", 0x800C1103, 500, 25, PMU_7400);
 
-const struct perfctr_ppc_sim_model sim_ppc_7450 = {
-	.name = "7450", .pvr = 0x80000201, .nrctrs = 6, .nrmmcrs = 3,
-	.has_bamr = true, .cpu_hz = MHZ(733), .tb_hz = MHZ(33),
-};
+const struct perfctr_ppc_sim_model sim_ppc_7450 =
+	SIM_PPC("7450", 0x80000201, 733, 33, PMU_7450);
 
-const struct perfctr_ppc_sim_model sim_ppc_7455 = {
-	.name = "7455", .pvr = 0x80010201, .nrctrs = 6, .nrmmcrs = 3,
-	.has_bamr = true, .cpu_hz = MHZ(1250), .tb_hz = MHZ(83),
-};
+const struct perfctr_ppc_sim_model sim_ppc_7455 =
+	SIM_PPC("7455", 0x80010201, 1250, 83, PMU_7450);
 
-const struct perfctr_ppc_sim_model sim_ppc_7457 = {
-	.name = "7457", .pvr = 0x80020101, .nrctrs = 6, .nrmmcrs = 3,
-	.has_bamr = true, .cpu_hz = MHZ(1300), .tb_hz = MHZ(100),
-};
+const struct perfctr_ppc_sim_model sim_ppc_7457 =
+	SIM_PPC("7457", 0x80020101, 1300, 100, PMU_7450);
 
-const struct perfctr_ppc_sim_model sim_ppc_7447a = {
-	.name = "7447a", .pvr = 0x80030101, .nrctrs = 6, .nrmmcrs = 3,
-	.has_bamr = true, .cpu_hz = MHZ(1420), .tb_hz = MHZ(83),
-};
+const struct perfctr_ppc_sim_model sim_ppc_7447a =
+	SIM_PPC("7447a", 0x80030101, 1420, 83, PMU_7450);
 
-const struct perfctr_ppc_sim_model sim_ppc_7448 = {
-	.name = "7448", .pvr = 0x80040202, .nrctrs = 6, .nrmmcrs = 3,
-	.has_bamr = true, .cpu_hz = MHZ(1700), .tb_hz = MHZ(100),
-};
+const struct perfctr_ppc_sim_model sim_ppc_7448 =
+	SIM_PPC("7448", 0x80040202, 1700, 100, PMU_7450);
 
 /* QEMU: the registers exist and keep what is written; nothing counts. */
-const struct perfctr_ppc_sim_model sim_ppc_qemu_7450 = {
-	.name = "qemu-7450", .pvr = 0x80000201, .nrctrs = 6, .nrmmcrs = 3,
-	.has_bamr = true, .dead = true, .cpu_hz = MHZ(900), .tb_hz = MHZ(100),
-};
+const struct perfctr_ppc_sim_model sim_ppc_qemu_7450 =
+	SIM_PPC("qemu-7450", 0x80000201, 900, 100, PMU_7450, .dead = true);
 
-const struct perfctr_ppc_sim_model sim_ppc_qemu_750 = {
-	.name = "qemu-750", .pvr = 0x00080301, .nrctrs = 4, .nrmmcrs = 2,
-	.dead = true, .cpu_hz = MHZ(900), .tb_hz = MHZ(100),
-};
+const struct perfctr_ppc_sim_model sim_ppc_qemu_750 =
+	SIM_PPC("qemu-750", 0x00080301, 900, 100, PMU_604E, .dead = true);
 
 /* No performance monitor: the generic driver. */
-const struct perfctr_ppc_sim_model sim_ppc_603e = {
-	.name = "603e", .pvr = 0x00060401, .cpu_hz = MHZ(200),
-	.tb_hz = MHZ(25),
-};
+const struct perfctr_ppc_sim_model sim_ppc_603e =
+	SIM_PPC("603e", 0x00060401, 200, 25);
 
 /* Open Firmware without a timebase frequency: no generic driver. */
 const struct perfctr_ppc_sim_model sim_ppc_603e_no_tb = {
@@ -151,8 +124,8 @@ const struct perfctr_ppc_sim_model sim_ppc_603e_no_tb = {
 
 /* The same where the counters do not count: nothing to fall back on. */
 const struct perfctr_ppc_sim_model sim_ppc_qemu_7450_no_tb = {
-	.name = "qemu-7450-no-tb", .pvr = 0x80000201, .nrctrs = 6,
-	.nrmmcrs = 3, .has_bamr = true, .dead = true, .cpu_hz = MHZ(900),
+	.name = "qemu-7450-no-tb", .pvr = 0x80000201, PMU_7450, .dead = true,
+	.cpu_hz = MHZ(900),
 };
 
 /* No timebase: no driver. */
@@ -294,12 +267,31 @@ u32 perfctr_ppc_sim_mftb(void)
 	return tb;
 }
 
+/* An access to a register the model lacks is counted, and does nothing. */
+static bool sim_lacks(bool lacks)
+{
+	if (lacks)
+		S.nr_bad++;
+	return lacks;
+}
+
+/*
+ * The driver writes @val to @reg, counted in @writes: time passes up to
+ * the write, and the conditions and the live page follow it.
+ */
+static void sim_write(u32 *reg, unsigned int *writes, u32 val)
+{
+	sim_live_advance();
+	(*writes)++;
+	*reg = val;
+	sim_evaluate();
+	perfctr_ppc_sim_publish();
+}
+
 u32 perfctr_ppc_sim_read_mmcr(unsigned int n)
 {
-	if (n >= S.m->nrmmcrs) {
-		S.nr_bad++;
+	if (sim_lacks(n >= S.m->nrmmcrs))
 		return 0;
-	}
 	S.nr_mmcr_reads++;
 	sim_live_advance();
 	return S.mmcr[n];
@@ -307,25 +299,17 @@ u32 perfctr_ppc_sim_read_mmcr(unsigned int n)
 
 void perfctr_ppc_sim_write_mmcr(unsigned int n, u32 val)
 {
-	if (n >= S.m->nrmmcrs) {
-		S.nr_bad++;
+	if (sim_lacks(n >= S.m->nrmmcrs))
 		return;
-	}
-	sim_live_advance();
-	S.nr_mmcr_writes++;
-	S.mmcr[n] = val;
-	sim_evaluate();
-	perfctr_ppc_sim_publish();
+	sim_write(&S.mmcr[n], &S.nr_mmcr_writes, val);
 	if (n == 0)
 		perfctr_ppc_sim_pmxe_changed();
 }
 
 u32 perfctr_ppc_sim_read_pmc(unsigned int n)
 {
-	if (n >= S.m->nrctrs) {
-		S.nr_bad++;
+	if (sim_lacks(n >= S.m->nrctrs))
 		return 0;
-	}
 	S.nr_pmc_reads++;
 	sim_live_advance();
 	if (S.autotick)
@@ -335,23 +319,15 @@ u32 perfctr_ppc_sim_read_pmc(unsigned int n)
 
 void perfctr_ppc_sim_write_pmc(unsigned int n, u32 val)
 {
-	if (n >= S.m->nrctrs) {
-		S.nr_bad++;
+	if (sim_lacks(n >= S.m->nrctrs))
 		return;
-	}
-	sim_live_advance();
-	S.nr_pmc_writes++;
-	S.pmc[n] = val;
-	sim_evaluate();
-	perfctr_ppc_sim_publish();
+	sim_write(&S.pmc[n], &S.nr_pmc_writes, val);
 	perfctr_ppc_sim_pmxe_changed();
 }
 
 void perfctr_ppc_sim_write_bamr(u32 val)
 {
-	if (!S.m->has_bamr) {
-		S.nr_bad++;
+	if (sim_lacks(!S.m->has_bamr))
 		return;
-	}
 	S.bamr = val;
 }

@@ -24,10 +24,13 @@ DEFINE_PER_CPU(struct perfctr_x86_sim_state, perfctr_x86_sim_pcpu);
 
 static u64 sim_ctl_of(unsigned int pmc);
 
-const struct perfctr_x86_sim_model sim_generic = {
-	.name = "generic", .vendor = X86_VENDOR_UNKNOWN, .family = 6,
-	.has_tsc = true, .kind = SIM_NONE,
-};
+/* A model with a TSC: its name, CPUID vendor, family and model, the rest. */
+#define SIM_X86(nm, vendor_, fam, mod, ...)				\
+	{ .name = nm, .vendor = X86_VENDOR_##vendor_, .family = fam,	\
+	  .model = mod, .has_tsc = true, __VA_ARGS__ }
+
+const struct perfctr_x86_sim_model sim_generic =
+	SIM_X86("generic", UNKNOWN, 6, 0, .kind = SIM_NONE);
 
 const struct perfctr_x86_sim_model sim_no_tsc = {
 	.name = "no-tsc", .vendor = X86_VENDOR_UNKNOWN, .family = 4,
@@ -37,86 +40,61 @@ const struct perfctr_x86_sim_model sim_no_tsc = {
 #define P5_REGS .pmc_mask = 0x3, .sel_msr = 0x11, .ctr_msr = 0x12, \
 	.stride = 1, .width = 40
 
-const struct perfctr_x86_sim_model sim_p5 = {
-	.name = "p5", .vendor = X86_VENDOR_INTEL, .family = 5, .model = 2,
-	.has_tsc = true, .kind = SIM_P5, .no_rdpmc = true, P5_REGS,
-};
+const struct perfctr_x86_sim_model sim_p5 =
+	SIM_X86("p5", INTEL, 5, 2, .kind = SIM_P5, .no_rdpmc = true, P5_REGS);
 
-const struct perfctr_x86_sim_model sim_p5mmx = {
-	.name = "p5mmx", .vendor = X86_VENDOR_INTEL, .family = 5, .model = 4,
-	.has_tsc = true, .has_mmx = true, .kind = SIM_P5, P5_REGS,
-};
+const struct perfctr_x86_sim_model sim_p5mmx =
+	SIM_X86("p5mmx", INTEL, 5, 4, .has_mmx = true, .kind = SIM_P5, P5_REGS);
 
-const struct perfctr_x86_sim_model sim_mii = {
-	.name = "mii", .vendor = X86_VENDOR_CYRIX, .family = 6, .model = 0,
-	.has_tsc = true, .has_mmx = true, .kind = SIM_P5, P5_REGS,
-};
+const struct perfctr_x86_sim_model sim_mii =
+	SIM_X86("mii", CYRIX, 6, 0, .has_mmx = true, .kind = SIM_P5, P5_REGS);
 
-const struct perfctr_x86_sim_model sim_winchip = {
-	.name = "winchip", .vendor = X86_VENDOR_CENTAUR, .family = 5,
-	.model = 8, .has_tsc = true, .has_mmx = true, .kind = SIM_WINCHIP,
-	P5_REGS,
-};
+const struct perfctr_x86_sim_model sim_winchip =
+	SIM_X86("winchip", CENTAUR, 5, 8, .has_mmx = true, .kind = SIM_WINCHIP,
+		P5_REGS);
 
 #define P6_REGS .sel_msr = 0x186, .ctr_msr = 0xC1, .stride = 1, \
 	.width = 40, .sext31 = true
 
-const struct perfctr_x86_sim_model sim_p6 = {
-	.name = "p6", .vendor = X86_VENDOR_INTEL, .family = 6, .model = 8,
-	.has_tsc = true, .has_mmx = true, .cpuid_level = 3, .kind = SIM_P6,
-	.pmc_mask = 0x3, P6_REGS,
-};
+const struct perfctr_x86_sim_model sim_p6 =
+	SIM_X86("p6", INTEL, 6, 8, .has_mmx = true, .cpuid_level = 3,
+		.kind = SIM_P6, .pmc_mask = 0x3, P6_REGS);
 
-const struct perfctr_x86_sim_model sim_qemu_p6 = {
-	.name = "qemu-pentium3", .vendor = X86_VENDOR_INTEL, .family = 6,
-	.model = 7, .has_tsc = true, .has_mmx = true, .cpuid_level = 3,
-	.kind = SIM_P6, .pmc_mask = 0x3, .dead = true, P6_REGS,
-};
+const struct perfctr_x86_sim_model sim_qemu_p6 =
+	SIM_X86("qemu-pentium3", INTEL, 6, 7, .has_mmx = true, .cpuid_level = 3,
+		.kind = SIM_P6, .pmc_mask = 0x3, .dead = true, P6_REGS);
 
 /* Version 1, 2 counters (Core Duo era); version 2, 4 counters 48 bits. */
-const struct perfctr_x86_sim_model sim_arch_v1 = {
-	.name = "arch-v1", .vendor = X86_VENDOR_INTEL, .family = 6,
-	.model = 14, .has_tsc = true, .has_mmx = true, .cpuid_level = 10,
-	.cpuid_a_eax = 0x00280201, .kind = SIM_ARCH, .pmc_mask = 0x3,
-	.sel_msr = 0x186, .ctr_msr = 0xC1, .stride = 1, .width = 40,
-	.sext31 = true,
-};
+const struct perfctr_x86_sim_model sim_arch_v1 =
+	SIM_X86("arch-v1", INTEL, 6, 14, .has_mmx = true, .cpuid_level = 10,
+		.cpuid_a_eax = 0x00280201, .kind = SIM_ARCH, .pmc_mask = 0x3,
+		P6_REGS);
 
-const struct perfctr_x86_sim_model sim_arch_v2 = {
-	.name = "arch-v2", .vendor = X86_VENDOR_INTEL, .family = 6,
-	.model = 0x3A, .has_tsc = true, .has_mmx = true, .cpuid_level = 13,
-	.cpuid_a_eax = 0x07300402, .nr_fixed = 3, .kind = SIM_ARCH, .pmc_mask = 0xF,
-	.sel_msr = 0x186, .ctr_msr = 0xC1, .stride = 1, .width = 48,
-	.sext31 = true,
-};
+const struct perfctr_x86_sim_model sim_arch_v2 =
+	SIM_X86("arch-v2", INTEL, 6, 0x3A, .has_mmx = true, .cpuid_level = 13,
+		.cpuid_a_eax = 0x07300402, .nr_fixed = 3, .kind = SIM_ARCH,
+		.pmc_mask = 0xF, .sel_msr = 0x186, .ctr_msr = 0xC1, .stride = 1,
+		.width = 48, .sext31 = true);
 
 /* QEMU's core2duo under TCG: CPUID leaf 0xA is all zero. */
-const struct perfctr_x86_sim_model sim_core2_tcg = {
-	.name = "qemu-core2duo", .vendor = X86_VENDOR_INTEL, .family = 6,
-	.model = 15, .has_tsc = true, .has_mmx = true, .cpuid_level = 10,
-	.kind = SIM_NONE,
-};
+const struct perfctr_x86_sim_model sim_core2_tcg =
+	SIM_X86("qemu-core2duo", INTEL, 6, 15, .has_mmx = true,
+		.cpuid_level = 10, .kind = SIM_NONE);
 
 #define P4_REGS .kind = SIM_P4, .pmc_mask = 0x3FFFF, .sel_msr = 0x360, \
 	.ctr_msr = 0x300, .stride = 1, .width = 40
 
-const struct perfctr_x86_sim_model sim_p4 = {
-	.name = "p4-model2", .vendor = X86_VENDOR_INTEL, .family = 15,
-	.model = 2, .has_tsc = true, .has_mmx = true, .cpuid_level = 2,
-	P4_REGS,
-};
+const struct perfctr_x86_sim_model sim_p4 =
+	SIM_X86("p4-model2", INTEL, 15, 2, .has_mmx = true, .cpuid_level = 2,
+		P4_REGS);
 
-const struct perfctr_x86_sim_model sim_p4_m1 = {
-	.name = "p4-model1", .vendor = X86_VENDOR_INTEL, .family = 15,
-	.model = 1, .has_tsc = true, .has_mmx = true, .cpuid_level = 2,
-	P4_REGS,
-};
+const struct perfctr_x86_sim_model sim_p4_m1 =
+	SIM_X86("p4-model1", INTEL, 15, 1, .has_mmx = true, .cpuid_level = 2,
+		P4_REGS);
 
-const struct perfctr_x86_sim_model sim_p4_ht = {
-	.name = "p4-model3-ht", .vendor = X86_VENDOR_INTEL, .family = 15,
-	.model = 3, .has_tsc = true, .has_mmx = true, .cpuid_level = 5,
-	.siblings = 2, P4_REGS,
-};
+const struct perfctr_x86_sim_model sim_p4_ht =
+	SIM_X86("p4-model3-ht", INTEL, 15, 3, .has_mmx = true, .cpuid_level = 5,
+		.siblings = 2, P4_REGS);
 
 /* ESCRs per counter pair and ESCR_SELECT, from the SDM's P4 tables. */
 static const u16 sim_p4_escr_map[8][8] = {
@@ -176,39 +154,28 @@ static u64 *sim_p4_reg(u32 msr, bool *is_ctr, unsigned int *pmc)
 #define K7_REGS .pmc_mask = 0xF, .sel_msr = 0xC0010000, \
 	.ctr_msr = 0xC0010004, .stride = 1, .width = 48
 
-const struct perfctr_x86_sim_model sim_k7 = {
-	.name = "k7", .vendor = X86_VENDOR_AMD, .family = 6, .model = 2,
-	.has_tsc = true, .has_mmx = true, .kind = SIM_K7, K7_REGS,
-};
+const struct perfctr_x86_sim_model sim_k7 =
+	SIM_X86("k7", AMD, 6, 2, .has_mmx = true, .kind = SIM_K7, K7_REGS);
 
-const struct perfctr_x86_sim_model sim_qemu_k7 = {
-	.name = "qemu-athlon", .vendor = X86_VENDOR_AMD, .family = 6,
-	.model = 2, .has_tsc = true, .has_mmx = true, .kind = SIM_K7,
-	.no_msrs = true, K7_REGS,
-};
+const struct perfctr_x86_sim_model sim_qemu_k7 =
+	SIM_X86("qemu-athlon", AMD, 6, 2, .has_mmx = true, .kind = SIM_K7,
+		.no_msrs = true, K7_REGS);
 
-const struct perfctr_x86_sim_model sim_k8 = {
-	.name = "k8", .vendor = X86_VENDOR_AMD, .family = 15, .model = 5,
-	.has_tsc = true, .has_mmx = true, .kind = SIM_K7, K7_REGS,
-};
+const struct perfctr_x86_sim_model sim_k8 =
+	SIM_X86("k8", AMD, 15, 5, .has_mmx = true, .kind = SIM_K7, K7_REGS);
 
-const struct perfctr_x86_sim_model sim_fam10 = {
-	.name = "fam10h", .vendor = X86_VENDOR_AMD, .family = 16, .model = 2,
-	.has_tsc = true, .has_mmx = true, .kind = SIM_K7, K7_REGS,
-};
+const struct perfctr_x86_sim_model sim_fam10 =
+	SIM_X86("fam10h", AMD, 16, 2, .has_mmx = true, .kind = SIM_K7, K7_REGS);
 
-const struct perfctr_x86_sim_model sim_fam15 = {
-	.name = "zen", .vendor = X86_VENDOR_AMD, .family = 23, .model = 1,
-	.has_tsc = true, .has_mmx = true, .has_perfctr_core = true,
-	.kind = SIM_K7, .pmc_mask = 0x3F, .sel_msr = 0xC0010200,
-	.ctr_msr = 0xC0010201, .stride = 2, .width = 48,
-};
+const struct perfctr_x86_sim_model sim_fam15 =
+	SIM_X86("zen", AMD, 23, 1, .has_mmx = true, .has_perfctr_core = true,
+		.kind = SIM_K7, .pmc_mask = 0x3F, .sel_msr = 0xC0010200,
+		.ctr_msr = 0xC0010201, .stride = 2, .width = 48);
 
-const struct perfctr_x86_sim_model sim_c3 = {
-	.name = "c3", .vendor = X86_VENDOR_CENTAUR, .family = 6, .model = 7,
-	.has_tsc = true, .has_mmx = true, .kind = SIM_C3, .pmc_mask = 0x2,
-	.sel_msr = 0x186, .ctr_msr = 0xC1, .stride = 1, .width = 40,
-};
+const struct perfctr_x86_sim_model sim_c3 =
+	SIM_X86("c3", CENTAUR, 6, 7, .has_mmx = true, .kind = SIM_C3,
+		.pmc_mask = 0x2, .sel_msr = 0x186, .ctr_msr = 0xC1, .stride = 1,
+		.width = 40);
 
 /* The machine simulated: what every CPU is, but where a test says. */
 static const struct perfctr_x86_sim_model *sim_machine;
