@@ -2,5 +2,5 @@
 /* perfctr_test.ko: the x86 drivers on the simulated CPU, as KUnit drives it. */
 #include "../../drivers/perfctr/cpu.c"
 #include "../sim/x86/drivers.c"
-#include "../sim/x86/regs.c"
+#include "../sim/x86/model.c"
 #include "../sim/x86/kunit.c"

@@ -18,13 +18,13 @@
 
 /* The simulated CPU this arch has: its model, state and power-on. */
 #if defined(CONFIG_X86)
-#include "../sim/x86/regs.h"
+#include "../sim/x86/model.h"
 #define sim_model	perfctr_x86_sim_model
 #define sim_cpu		perfctr_x86_sim
 #define sim_reset	perfctr_x86_sim_reset
 #define sim_tick	perfctr_x86_sim_tick
 #elif defined(CONFIG_PPC32)
-#include "../sim/powerpc/regs.h"
+#include "../sim/powerpc/model.h"
 #define sim_model	perfctr_ppc_sim_model
 #define sim_cpu		perfctr_ppc_sim
 #define sim_reset	perfctr_ppc_sim_reset

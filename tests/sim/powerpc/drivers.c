@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
- * Every powerpc driver source, built against the simulated registers
- * (regs.h here). Keep in step with ppc-drivers in Kbuild: a new family
- * costs one line in each.
+ * Every powerpc driver source, built against the simulated registers:
+ * arch/powerpc/perfctr/regs.h's accessors lead to model.c here. Keep in step
+ * with ppc-drivers in Kbuild: a new family costs one line in each.
  */
 #define PERFCTR_SIM 1
 

@@ -10,7 +10,7 @@
 #include <linux/irqflags.h>
 #include <linux/rcupdate.h>
 
-#include "regs.h"
+#include "model.h"
 
 /* As reserve_pmc_hardware(): one owner, who gets the exceptions. */
 int perfctr_ppc_sim_reserve(pp_perf_irq_t handler)

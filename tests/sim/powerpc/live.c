@@ -3,8 +3,8 @@
  * The powerpc half of the live simulation (../live.h): model=, the
  * counters on the user page, and the performance monitor exception
  * through the kernel's own reservation. It is built in one unit after
- * regs.c (tests/simpmu/powerpc.c) and reads the model's state with
- * regs.c's own helpers.
+ * model.c (tests/simpmu/powerpc.c) and reads the model's state with
+ * model.c's own helpers.
  */
 #include <linux/module.h>
 #include <linux/smp.h>

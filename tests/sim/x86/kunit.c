@@ -8,7 +8,7 @@
 #include <linux/errno.h>
 #include <linux/irqflags.h>
 
-#include "regs.h"
+#include "model.h"
 
 /* "Every CPU" is this one. */
 void perfctr_sim_on_each_cpu(void (*fn)(void *))

@@ -2,8 +2,8 @@
 /*
  * The x86 half of the live simulation (../live.h): model=, the counters
  * on the user page, and the overflow NMI through the LVTPC. It is built
- * in one unit after regs.c (tests/simpmu/x86.c) and reads the model's
- * state with regs.c's own helpers.
+ * in one unit after model.c (tests/simpmu/x86.c) and reads the model's
+ * state with model.c's own helpers.
  */
 #include <linux/module.h>
 #include <linux/smp.h>

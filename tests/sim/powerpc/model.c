@@ -27,7 +27,7 @@
 
 #include <asm/time.h>
 
-#include "regs.h"
+#include "model.h"
 
 #define FC	0x80000000U
 #define PMXE	0x04000000U

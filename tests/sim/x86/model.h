@@ -6,8 +6,8 @@
  * pick a model, run driver code, make events happen with
  * perfctr_x86_sim_tick(), and look at what the driver read and wrote.
  */
-#ifndef _PERFCTR_SIM_X86_REGS_H
-#define _PERFCTR_SIM_X86_REGS_H
+#ifndef _PERFCTR_SIM_X86_MODEL_H
+#define _PERFCTR_SIM_X86_MODEL_H
 
 #include <linux/percpu.h>
 #include <linux/types.h>
@@ -125,4 +125,4 @@ void perfctr_x86_sim_live(const struct perfctr_x86_sim_model *m);
 void perfctr_x86_sim_publish(void);		/* the registers changed */
 void perfctr_x86_sim_lvtpc_changed(void);	/* PMIs masked or not */
 
-#endif /* _PERFCTR_SIM_X86_REGS_H */
+#endif /* _PERFCTR_SIM_X86_MODEL_H */

@@ -13,7 +13,7 @@
 
 #include <perfctr/cpu.h>
 
-#include "regs.h"
+#include "model.h"
 
 #define EN	0x00400000ULL
 #define INT	0x00100000ULL

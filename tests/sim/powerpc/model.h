@@ -7,8 +7,8 @@
  * run driver code, make events happen with perfctr_ppc_sim_tick(), and
  * look at what the driver read and wrote.
  */
-#ifndef _PERFCTR_SIM_POWERPC_REGS_H
-#define _PERFCTR_SIM_POWERPC_REGS_H
+#ifndef _PERFCTR_SIM_POWERPC_MODEL_H
+#define _PERFCTR_SIM_POWERPC_MODEL_H
 
 #include <linux/percpu.h>
 #include <linux/types.h>
@@ -90,4 +90,4 @@ void perfctr_ppc_sim_live(const struct perfctr_ppc_sim_model *m);
 void perfctr_ppc_sim_publish(void);		/* the registers changed */
 void perfctr_ppc_sim_pmxe_changed(void);	/* PMIs enabled or not */
 
-#endif /* _PERFCTR_SIM_POWERPC_REGS_H */
+#endif /* _PERFCTR_SIM_POWERPC_MODEL_H */
