@@ -68,6 +68,7 @@ static int info_show(struct seq_file *m, void *v)
 	seq_printf(m, "version: %s\n", PERFCTR_VERSION);
 	seq_printf(m, "abi_version: 0x%04x\n", PERFCTR_ABI_VERSION);
 	seq_printf(m, "cpu_type: %s\n", perfctr_info.name);
+	seq_printf(m, "cpuid: %s\n", perfctr_info.cpuid);
 	seq_printf(m, "cpu_family_id: %u\n", perfctr_info.family_id);
 	show_features(m, perfctr_cpu_features());
 	seq_printf(m, "cpu_khz: %u\n", perfctr_info.cpu_khz);

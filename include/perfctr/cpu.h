@@ -63,6 +63,13 @@ struct perfctr_cpu_info {
 	unsigned int cpu_khz;
 	unsigned int tsc_to_cpu_mult;	/* core clock / TSC clock */
 	const char *fallback_reason;	/* why only the TSC is used, or NULL */
+	/*
+	 * The CPU as perf's pmu-events mapfiles name it: x86 "vendor-family-
+	 * model-stepping" (family in decimal, model and stepping in upper-case
+	 * hex, as CPUID leaf 1 gives them with the extended fields added),
+	 * ppc32 the PVR as "0x%08x". For named-event tables in user space.
+	 */
+	char cpuid[32];
 };
 
 extern struct perfctr_cpu_info perfctr_info;

@@ -118,6 +118,37 @@ START_TEST(info_readable)
 	ck_assert_ptr_null(info_field("no_such_key"));
 }
 
+/*
+ * The CPU id as perf's pmu-events mapfiles match it: on x86 the vendor,
+ * the family in decimal, model and stepping in upper-case hex; on ppc32
+ * the PVR as 0x and eight hex digits.
+ */
+START_TEST(info_cpuid_as_perf)
+{
+	char *v = info_field("cpuid");
+#ifndef __powerpc__
+	char vendor[16], rest[32];
+	unsigned int family;
+	int n;
+#endif
+
+	ck_assert_ptr_nonnull(v);
+#ifdef __powerpc__
+	ck_assert_int_eq(strlen(v), 10);
+	ck_assert_int_eq(strspn(v + 2, "0123456789abcdef"), 8);
+	ck_assert_int_eq(strncmp(v, "0x", 2), 0);
+#else
+	n = sscanf(v, "%15[A-Za-z]-%u-%31s", vendor, &family, rest);
+	ck_assert_int_eq(n, 3);
+	ck_assert_int_eq(strlen(vendor), 12);
+	ck_assert_int_gt(family, 3);
+	/* model-stepping: upper-case hex, one dash between */
+	ck_assert_int_eq(strspn(rest, "0123456789ABCDEF-"), strlen(rest));
+	ck_assert_ptr_nonnull(strchr(rest, '-'));
+	ck_assert_ptr_null(strchr(strchr(rest, '-') + 1, '-'));
+#endif
+}
+
 START_TEST(info_abi_version)
 {
 	char *v = info_field("abi_version");
@@ -336,6 +367,7 @@ static Suite *perfctr_suite(void)
 
 	tc = tcase_create("info");
 	tcase_add_test(tc, info_readable);
+	tcase_add_test(tc, info_cpuid_as_perf);
 	tcase_add_test(tc, info_abi_version);
 	tcase_add_test(tc, info_not_writable);
 	suite_add_tcase(s, tc);

@@ -82,6 +82,7 @@ static int forbidden(int cpu)
 START_TEST(info_names_family)
 {
 	ck_assert_str_eq(info_field("cpu_type"), model->cpu_type);
+	ck_assert_str_eq(info_field("cpuid"), model->cpuid);
 	ck_assert_str_eq(info_field("fallback"), "none");
 	ck_assert_int_eq(atoi(info_field("nrctrs")), model->nrctrs);
 	ck_assert_ptr_nonnull(strstr(info_field("features"), "pcint"));

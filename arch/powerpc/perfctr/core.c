@@ -533,18 +533,21 @@ int perfctr_arch_init(void)
 	const struct perfctr_ppc_family *f;
 	const char *why = NULL;
 	bool pcint;
+	u32 pvr;
 	int err;
 
 	err = pp_hw_setup();
 	if (err)
 		return err;
-	f = pp_detect_family(pp_mfpvr(), &pcint);
+	pvr = pp_mfpvr();
+	f = pp_detect_family(pvr, &pcint);
 	if (!f) {
 		err = -ENODEV;
 		goto fail;
 	}
 	pp_use_family(f, pcint);
 	perfctr_info.name = f->name;
+	snprintf(perfctr_info.cpuid, sizeof(perfctr_info.cpuid), "0x%08x", pvr);
 	/* Counters perf_events holds exist; leave them alone then. */
 	if (f->nrctrs && !pp_reserve_hw(NULL)) {
 		preempt_disable();

@@ -634,6 +634,8 @@ int perfctr_arch_init(void)
 		goto nodev;
 
 	pc_use_family(&f);
+	snprintf(perfctr_info.cpuid, sizeof(perfctr_info.cpuid), "%s-%u-%X-%X",
+		 id.vendor_id, id.family, id.model, id.stepping);
 	if (f.pmi && id.has_apic)
 		perfctr_info.features |= PERFCTR_FEATURE_PCINT;
 	perfctr_info.name = f.name;

@@ -17,6 +17,8 @@ struct pc_cpu_ident {
 	u8 vendor;		/* X86_VENDOR_* */
 	u8 family;
 	u8 model;
+	u8 stepping;
+	char vendor_id[16];	/* CPUID leaf 0's, e.g. "GenuineIntel" */
 	bool has_tsc;
 	bool has_mmx;
 	bool has_apic;		/* a usable local APIC */
@@ -251,6 +253,8 @@ static inline void pc_cpu_ident(struct pc_cpu_ident *id)
 	id->vendor = c->x86_vendor;
 	id->family = c->x86;
 	id->model = c->x86_model;
+	id->stepping = c->x86_stepping;
+	strscpy(id->vendor_id, c->x86_vendor_id, sizeof(id->vendor_id));
 	id->has_tsc = boot_cpu_has(X86_FEATURE_TSC);
 	id->has_mmx = boot_cpu_has(X86_FEATURE_MMX);
 	/* Cleared at boot when the local APIC is disabled or absent. */

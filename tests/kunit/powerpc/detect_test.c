@@ -196,10 +196,21 @@ static void ppc_detect_release_waits(struct kunit *test)
 			  poll_state_synchronize_rcu(perfctr_ppc_sim.release_gp));
 }
 
+/* perf's ppc CPU id: the PVR in eight hex digits after "0x". */
+static void ppc_detect_cpuid(struct kunit *test)
+{
+	KUNIT_ASSERT_EQ(test, sim_start(test, &sim_ppc_7450), 0);
+	KUNIT_EXPECT_STREQ(test, perfctr_info.cpuid, "0x80000201");
+	sim_stop(test);
+	KUNIT_ASSERT_EQ(test, sim_start(test, &sim_ppc_604), 0);
+	KUNIT_EXPECT_STREQ(test, perfctr_info.cpuid, "0x00040103");
+}
+
 static struct kunit_case detect_test_cases[] = {
 	KUNIT_CASE_PARAM(ppc_detect, detect_gen_params),
 	KUNIT_CASE_PARAM(ppc_detect_reserve_clears, bamr_gen_params),
 	KUNIT_CASE(ppc_detect_kernel_busy),
+	KUNIT_CASE(ppc_detect_cpuid),
 	KUNIT_CASE(ppc_detect_one_holder),
 	KUNIT_CASE(ppc_detect_busy_at_init),
 	KUNIT_CASE(ppc_detect_release_waits),

@@ -111,9 +111,47 @@ static void x86_detect_ht_forbidden(struct kunit *test)
 	perfctr_cpu_exit();
 }
 
+/*
+ * The CPU id perf's pmu-events mapfiles match (tools/perf's x86
+ * header.c): CPUID leaf 0's vendor, then the family in decimal and the
+ * model and stepping in upper-case hex, extended fields added as the
+ * SDM's CPUID leaf 1 says. Written out here from those rules.
+ */
+struct cpuid_case {
+	const char *name;
+	const struct perfctr_x86_sim_model *model;
+	const char *cpuid;
+};
+
+static const struct cpuid_case cpuid_cases[] = {
+	{ "p5", &sim_p5, "GenuineIntel-5-2-0" },
+	{ "p6", &sim_p6, "GenuineIntel-6-8-0" },
+	{ "ivy-bridge-e1", &sim_arch_v2, "GenuineIntel-6-3A-9" },
+	{ "p4", &sim_p4, "GenuineIntel-15-2-0" },
+	{ "k8", &sim_k8, "AuthenticAMD-15-5-0" },
+	{ "zen", &sim_fam15, "AuthenticAMD-23-1-0" },
+	{ "mii", &sim_mii, "CyrixInstead-6-0-0" },
+	{ "c3", &sim_c3, "CentaurHauls-6-7-0" },
+};
+
+SIM_CASE_DESC(cpuid_case);
+KUNIT_ARRAY_PARAM(cpuid, cpuid_cases, cpuid_case_desc);
+
+static void x86_detect_cpuid(struct kunit *test)
+{
+	const struct cpuid_case *c = test->param_value;
+
+	perfctr_x86_sim_reset(c->model);
+	perfctr_x86_sim.autotick = 1;
+	KUNIT_ASSERT_EQ(test, perfctr_cpu_init(), 0);
+	KUNIT_EXPECT_STREQ(test, perfctr_info.cpuid, c->cpuid);
+	perfctr_cpu_exit();
+}
+
 static struct kunit_case detect_test_cases[] = {
 	KUNIT_CASE(x86_detect_ht_forbidden),
 	KUNIT_CASE_PARAM(x86_detect, detect_gen_params),
+	KUNIT_CASE_PARAM(x86_detect_cpuid, cpuid_gen_params),
 	KUNIT_CASE(x86_detect_no_tsc),
 	KUNIT_CASE(x86_detect_kernel_busy),
 	{}

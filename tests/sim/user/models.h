@@ -18,6 +18,7 @@
 struct sim_model {
 	const char *name;		/* the module's model= */
 	const char *cpu_type;		/* what info names */
+	const char *cpuid;		/* info's cpuid, perf's CPU id */
 	const char *forbidden;		/* info's cpus_forbidden */
 	unsigned int nrctrs;
 	void (*amode)(struct perfctr_cpu_control *c);	/* two a-mode ctrs */
@@ -121,12 +122,13 @@ static inline void sim_p4_refused(struct perfctr_cpu_control *c)
 }
 
 static const struct sim_model sim_models[] = {
-	{ "k7", "AMD K7", "", 4, sim_k7_amode, sim_k7_imode, sim_k7_refused,
+	{ "k7", "AMD K7", "AuthenticAMD-6-2-0", "", 4, sim_k7_amode,
+	  sim_k7_imode, sim_k7_refused, sim_evntsel_kernel },
+	{ "arch-v2", "Intel architectural perfmon", "GenuineIntel-6-3A-9", "",
+	  7, sim_arch_amode, sim_arch_imode, sim_arch_refused,
 	  sim_evntsel_kernel },
-	{ "arch-v2", "Intel architectural perfmon", "", 7, sim_arch_amode,
-	  sim_arch_imode, sim_arch_refused, sim_evntsel_kernel },
-	{ "p4-model3-ht", "Intel P4", "1", 18, sim_p4_amode, sim_p4_imode,
-	  sim_p4_refused, sim_p4_kernel },
+	{ "p4-model3-ht", "Intel P4", "GenuineIntel-15-3-0", "1", 18,
+	  sim_p4_amode, sim_p4_imode, sim_p4_refused, sim_p4_kernel },
 };
 #else
 /* MMCR0[FCS], bit 1 in the manuals' numbering: freeze in supervisor state. */
@@ -168,9 +170,9 @@ static inline void sim_ppc_refused(struct perfctr_cpu_control *c)
  * interrupt works (a plain 750 has none, for its DEC/PMI erratum).
  */
 static const struct sim_model sim_models[] = {
-	{ "7450", "PowerPC 7450", "", 6, sim_ppc_amode, sim_ppc_imode,
+	{ "7450", "PowerPC 7450", "0x80000201", "", 6, sim_ppc_amode, sim_ppc_imode,
 	  sim_ppc_refused, sim_ppc_kernel },
-	{ "750", "PowerPC 750", "", 4, sim_ppc_amode, sim_ppc_imode,
+	{ "750", "PowerPC 750", "0x70020102", "", 4, sim_ppc_amode, sim_ppc_imode,
 	  sim_ppc_refused, sim_ppc_kernel },
 };
 #endif

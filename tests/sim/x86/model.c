@@ -71,9 +71,9 @@ const struct perfctr_x86_sim_model sim_arch_v1 =
 		P6_REGS);
 
 const struct perfctr_x86_sim_model sim_arch_v2 =
-	SIM_X86("arch-v2", INTEL, 6, 0x3A, .has_mmx = true, .cpuid_level = 13,
-		.cpuid_a_eax = 0x07300402, .nr_fixed = 3, .kind = SIM_ARCH,
-		.pmc_mask = 0xF, .sel_msr = 0x186, .ctr_msr = 0xC1, .stride = 1,
+	SIM_X86("arch-v2", INTEL, 6, 0x3A, .stepping = 9, .has_mmx = true,
+		.cpuid_level = 13, .cpuid_a_eax = 0x07300402, .nr_fixed = 3,
+		.kind = SIM_ARCH, .pmc_mask = 0xF, .sel_msr = 0x186, .ctr_msr = 0xC1, .stride = 1,
 		.width = 48, .sext31 = true);
 
 /* QEMU's core2duo under TCG: CPUID leaf 0xA is all zero. */
@@ -505,6 +505,23 @@ void perfctr_sim_cpuid_on(unsigned int cpu, u32 leaf, u32 *a, u32 *b, u32 *c,
 	}
 }
 
+/* CPUID leaf 0's vendor string of each vendor the models have. */
+static const char *sim_vendor_id(u8 vendor)
+{
+	switch (vendor) {
+	case X86_VENDOR_INTEL:
+		return "GenuineIntel";
+	case X86_VENDOR_AMD:
+		return "AuthenticAMD";
+	case X86_VENDOR_CYRIX:
+		return "CyrixInstead";
+	case X86_VENDOR_CENTAUR:
+		return "CentaurHauls";
+	default:
+		return "Unknown";
+	}
+}
+
 void perfctr_sim_cpu_ident(struct pc_cpu_ident *id)
 {
 	const struct perfctr_x86_sim_model *m = S.m;
@@ -513,6 +530,8 @@ void perfctr_sim_cpu_ident(struct pc_cpu_ident *id)
 	id->vendor = m->vendor;
 	id->family = m->family;
 	id->model = m->model;
+	id->stepping = m->stepping;
+	strscpy(id->vendor_id, sim_vendor_id(m->vendor), sizeof(id->vendor_id));
 	id->has_tsc = m->has_tsc;
 	id->has_mmx = m->has_mmx;
 	id->has_apic = true;

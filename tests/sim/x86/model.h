@@ -37,7 +37,7 @@ enum sim_kind {
 
 struct perfctr_x86_sim_model {
 	const char *name;
-	u8 vendor, family, model;
+	u8 vendor, family, model, stepping;
 	bool has_tsc, has_mmx, has_perfctr_core;
 	unsigned int cpuid_level;
 	u32 cpuid_a_eax;		/* CPUID 0xA EAX: version, counters */
