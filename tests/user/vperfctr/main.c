@@ -27,6 +27,7 @@ static const check_area_fn areas[] = {
 	vp_remote_tcase,
 	vp_lifetime_tcase,
 	vp_sim_tcase,
+	vp_parse_tcase,
 };
 
 int main(int argc, char **argv)

@@ -180,24 +180,52 @@ const char *perfctr_explain(int err)
 
 /* Command-line counters, as the tools take them */
 
-int perfctr_parse_counter(struct perfctr_cpu_control *c, const char *arg)
+/*
+ * One field: a C-syntax number of 32 bits at *@s, no sign, not empty;
+ * *@s moves past it. strtoul alone would take "", "-1" and 2^32 + 1.
+ */
+static int parse_u32(const char **s, __u32 *val)
 {
-	unsigned int i = c->nractrs;
+	unsigned long long v;
 	char *end;
 
-	if (i >= PERFCTR_NR_PMCS)
-		goto invalid;
-	c->pmc_map[i] = strtoul(arg, &end, 0);
-	if (*end != ':')
-		goto invalid;
-	c->evntsel[i] = strtoul(end + 1, &end, 0);
+	if (**s < '0' || **s > '9')
+		return -1;
+	errno = 0;
+	v = strtoull(*s, &end, 0);
+	if (errno || v > 0xFFFFFFFFULL)
+		return -1;
+	*val = v;
+	*s = end;
+	return 0;
+}
+
+int perfctr_parse_counter(struct perfctr_cpu_control *c, const char *arg)
+{
+	__u32 pmc, sel;
 #ifndef __powerpc__
-	if (*end == ':')
-		c->evntsel_high[i] = strtoul(end + 1, &end, 0);
+	__u32 high = 0;
 #endif
-	if (*end)
+
+	/* Parsed whole before @c is touched: a bad @arg changes nothing. */
+	if (c->nractrs >= PERFCTR_NR_PMCS || parse_u32(&arg, &pmc) ||
+	    *arg++ != ':' || parse_u32(&arg, &sel))
 		goto invalid;
-	c->nractrs = i + 1;
+#ifndef __powerpc__
+	if (*arg == ':') {
+		arg++;
+		if (parse_u32(&arg, &high))
+			goto invalid;
+	}
+#endif
+	if (*arg)
+		goto invalid;
+	c->pmc_map[c->nractrs] = pmc;
+	c->evntsel[c->nractrs] = sel;
+#ifndef __powerpc__
+	c->evntsel_high[c->nractrs] = high;
+#endif
+	c->nractrs++;
 	return 0;
 
 invalid:

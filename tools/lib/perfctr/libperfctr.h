@@ -47,8 +47,9 @@ const char *perfctr_explain(int err);
 /*
  * Parses a counter given as PMC:EVNTSEL[:HIGH] (HIGH: the event select's
  * upper half, x86 only; numbers in C syntax) into @c's next a-mode
- * counter and counts it in nractrs. EINVAL for a malformed @arg or one
- * counter too many.
+ * counter and counts it in nractrs. EINVAL, with @c untouched, for a
+ * malformed @arg (an empty or signed field, one over 32 bits, trailing
+ * text) or one counter too many.
  */
 int perfctr_parse_counter(struct perfctr_cpu_control *c, const char *arg);
 
