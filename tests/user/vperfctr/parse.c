@@ -31,7 +31,6 @@ START_TEST(parse_accepts_counters)
 	ck_assert_uint_eq(c.evntsel_high[3], 1);
 #endif
 }
-END_TEST
 
 static const char *const bad_counters[] = {
 	"", "0", ":5", "0:", "0:5x", "-1:5", "0:-5", "0:0x100000000",
@@ -53,7 +52,6 @@ START_TEST(parse_refuses_malformed)
 	ck_assert_int_eq(errno, EINVAL);
 	ck_assert_mem_eq(&c, &before, sizeof(c));
 }
-END_TEST
 
 START_TEST(parse_refuses_one_too_many)
 {
@@ -69,7 +67,6 @@ START_TEST(parse_refuses_one_too_many)
 	ck_assert_int_eq(errno, EINVAL);
 	ck_assert_mem_eq(&c, &before, sizeof(c));
 }
-END_TEST
 
 void vp_parse_tcase(struct Suite *s)
 {
