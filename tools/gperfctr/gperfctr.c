@@ -21,28 +21,17 @@
 #include <libperfctr.h>
 
 #define GLOBAL_PATH "/proc/perfctr/global"
-#define RECLAIM_PATH "/proc/perfctr/reclaim"
 
-/* What to do about an errno from GLOBAL_PATH, or NULL. */
+/*
+ * What to do about an errno from GLOBAL_PATH, or NULL: libperfctr's
+ * advice, but for the one rule that is global mode's own.
+ */
 static const char *advice(int err)
 {
-	switch (err) {
-	case EACCES:
-	case EPERM:
+	if (err == EACCES || err == EPERM)
 		return "global mode needs CAP_PERFMON: run gperfctr as root,\n"
 		       "or give it the capability (setcap cap_perfmon+ep)";
-	case EBUSY:
-		return "the counters are in use (reserved_by in\n"
-		       "/proc/perfctr/info); take them back from per-thread\n"
-		       "counters with: echo 1 > " RECLAIM_PATH;
-	case EINVAL:
-		return "the CPU's driver refused the control: see the rules\n"
-		       "for this CPU family in Documentation/perfctr/";
-	case ENOENT:
-		return "is perfctr loaded and mounted? (mount -t perfctr none\n"
-		       "/proc/perfctr)";
-	}
-	return NULL;
+	return perfctr_explain(err);
 }
 
 static void complain(const char *what, int err)
