@@ -1,0 +1,588 @@
+#!/usr/bin/env python3
+# SPDX-License-Identifier: GPL-2.0-only
+"""Compile perfctr's pmu-events tables into C for libperfctr.
+
+    jevents.py --check ROOT
+        validate every table of every arch under ROOT/arch; print each
+        error as FILE: EVENT: what is wrong; exit 1 if there was one
+    jevents.py --arch ARCH [--import DIR] -o OUT.c ROOT
+        validate ARCH's tables and write them as C; DIR is perf's own
+        arch/x86 directory (Debian's linux-source-6.12), whose tables are
+        read too, marked imported
+
+The format and our extensions: Documentation/perfctr/events.rst.
+Python 3 standard library only.
+"""
+
+import argparse
+import csv
+import json
+import os
+import re
+import sys
+
+# Each table's encoding, and so the ranges its fields must respect. A
+# new CPU family with a new register layout adds a row here and its
+# encoder in tools/lib/perfctr/events.c.
+LAYOUTS = {
+    # name: (code bits, umask bits, cmask max, counters, fixed, keys)
+    "p5": (6, 0, 0, range(2), 0, {"Duration"}),
+    "mii": (7, 0, 0, range(2), 0, {"Duration"}),
+    "winchip": (8, 0, 0, range(2), 0, set()),
+    "c3": (9, 0, 0, [1], 0, set()),
+    "p6": (8, 8, 255, range(2), 0, set()),
+    "arch": (8, 8, 255, range(16), 4, set()),
+    "k7": (8, 8, 255, range(4), 0, set()),
+    "amd10h": (12, 8, 255, range(6), 0, set()),
+    "p4": (6, 16, 15, [], 0, {"ESCR", "PebsEnable", "PebsMatrixVert"}),
+    "ppc604": (7, 0, 0, [1, 2], 0, {"Threshold"}),
+    "ppc604e": (7, 0, 0, [1, 2, 3, 4], 0, {"Threshold"}),
+    "ppc750": (7, 0, 0, [1, 2, 3, 4], 0, {"Threshold"}),
+    "ppc7400": (7, 0, 0, [1, 2, 3, 4], 0, {"Threshold"}),
+    "ppc7450": (7, 0, 0, [1, 2, 3, 4, 5, 6], 0, {"Threshold"}),
+}
+# The C enum's order (tools/lib/perfctr/pmu-events.h).
+LAYOUT_IDS = list(LAYOUTS)
+
+# Our directories' layouts.
+DIR_LAYOUT = {
+    "x86": {
+        "p5": "p5", "p5mmx": "p5", "cyrix-mii": "mii", "winchip": "winchip", "winchip-c6": "winchip",
+        "c3": "c3", "pentiumpro": "p6", "pentium2": "p6", "pentium3": "p6",
+        "pentium-m": "p6", "core": "arch", "core2": "arch", "arch": "arch",
+        "netburst": "p4", "k7": "k7", "k8": "k7", "fam10h": "amd10h",
+        "fam14h": "amd10h", "fam15h": "amd10h", "fam16h": "amd10h",
+        "amd": "k7",
+    },
+    "powerpc": {
+        "604": "ppc604", "604e": "ppc604e", "750": "ppc750",
+        "7400": "ppc7400", "7450": "ppc7450",
+    },
+}
+# PMCnSEL widths of PMC1-PMC6 (ppc32.rst).
+PPC_SEL_BITS = {1: 7, 2: 6, 3: 5, 4: 5, 5: 5, 6: 6}
+
+GENERIC = ["cycles", "instructions", "branches", "branch-misses",
+           "cache-references", "cache-misses", "bus-cycles", "ref-cycles"]
+
+PERF_KEYS = {"EventName", "EventCode", "UMask", "BriefDescription",
+             "PublicDescription", "Counter", "CounterMask", "Invert",
+             "EdgeDetect", "Errata", "SampleAfterValue"}
+OUR_KEYS = {"Generic", "Duration", "ESCR", "PebsEnable", "PebsMatrixVert",
+            "Threshold", "Unsupported"}
+FLAG_KEYS = ("Invert", "EdgeDetect", "Duration", "Threshold")
+
+# perf's keys that its own tables use; an imported file may have them
+# (and perf's typos) and they are ignored with a note, never an error.
+IMPORT_IGNORED = {"SampleAfterValue", "PEBS", "Data_LA", "Errata",
+                  "Deprecated", "Experimental", "PerPkg", "ScaleUnit",
+                  "CounterHTOff", "PDIR_COUNTER", "TakenAlone", "L1_Hit_Indication",
+                  "ELLC", "CollectPEBSRecord", "Offcore", "PortMask",
+                  "FCMask", "Filter", "EnAllCores", "EnAllSlices", "SliceId",
+                  "ThreadMask", "RdWrMask", "UMaskExt", "PublicDescription"}
+
+# Imported events that implement perf's generic names (perf's own
+# kernel event maps, arch/x86/events/intel/core.c and amd/core.c).
+IMPORT_GENERIC = {
+    "GenuineIntel": {
+        "CPU_CLK_UNHALTED.THREAD": "cycles",
+        "INST_RETIRED.ANY": "instructions",
+        "CPU_CLK_UNHALTED.REF_TSC": "ref-cycles",
+        "BR_INST_RETIRED.ALL_BRANCHES": "branches",
+        "BR_MISP_RETIRED.ALL_BRANCHES": "branch-misses",
+        "LONGEST_LAT_CACHE.REFERENCE": "cache-references",
+        "LONGEST_LAT_CACHE.MISS": "cache-misses",
+    },
+    "AuthenticAMD": {
+        "ls_not_halted_cyc": "cycles",
+        "ex_ret_instr": "instructions",
+        "ex_ret_brn": "branches",
+        "ex_ret_brn_misp": "branch-misses",
+    },
+}
+
+HEX = re.compile(r"0[xX][0-9a-fA-F]+\Z")
+DEC = re.compile(r"[0-9]+\Z")
+
+
+class Errors:
+    """Collects errors; each names the file and, where there is one,
+    the event."""
+
+    def __init__(self):
+        self.list = []
+
+    def __call__(self, where, what):
+        self.list.append("%s: %s" % (where, what))
+
+
+def posix_to_python(regex):
+    """POSIX bracket classes, which Python's re lacks."""
+    for name, chars in (("xdigit", "0-9A-Fa-f"), ("digit", "0-9"),
+                        ("alpha", "A-Za-z"), ("alnum", "0-9A-Za-z"),
+                        ("upper", "A-Z"), ("lower", "a-z")):
+        regex = regex.replace("[:%s:]" % name, chars)
+    return regex
+
+
+def read_mapfile(path, err):
+    """[(cpuid regex, version, dir, type, line)] and the import marker's
+    position (None without one)."""
+    rows, marker = [], None
+    try:
+        with open(path, newline="") as f:
+            lines = f.read().splitlines()
+    except OSError as e:
+        err(path, "cannot read: %s" % e.strerror)
+        return rows, marker
+    for n, line in enumerate(lines[1:], 2):
+        if line.strip() == "# perfctr-import":
+            marker = len(rows)
+            continue
+        if not line.strip() or line.startswith("#"):
+            continue
+        fields = line.split(",")
+        where = "%s:%d" % (path, n)
+        if len(fields) != 4:
+            err(where, "want 4 fields CPUID,Version,Dir,Type, got %d"
+                % len(fields))
+            continue
+        try:
+            re.compile(posix_to_python(fields[0]))
+        except re.error as e:
+            err(where, "bad regular expression %r: %s" % (fields[0], e))
+            continue
+        if fields[3] != "core":
+            err(where, "type %r: perfctr drives core events only"
+                % fields[3])
+            continue
+        rows.append((fields[0], fields[1], fields[2], fields[3], where))
+    return rows, marker
+
+
+def read_escrs(path, err):
+    """The P4's ESCRs: {name: (index, select, [counters])}."""
+    escrs = {}
+    try:
+        with open(path, newline="") as f:
+            lines = [l for l in f if not l.startswith("#")]
+    except OSError as e:
+        err(path, "cannot read: %s" % e.strerror)
+        return escrs
+    for row in list(csv.reader(lines))[1:]:
+        escrs[row[0]] = (len(escrs), int(row[1]),
+                         [int(c) for c in row[2].split()])
+    return escrs
+
+
+def number(where, key, text, pattern, base, err):
+    if not isinstance(text, str) or not pattern.match(text):
+        err(where, "%s %r is not a %s number"
+            % (key, text, "hex (0x...)" if base == 16 else "decimal"))
+        return None
+    return int(text, base)
+
+
+def parse_counters(where, text, layout, err):
+    """(general counter bitmask, fixed counter bitmask) or None."""
+    _, _, _, legal, nfixed, _ = LAYOUTS[layout]
+    gp = fixed = 0
+    m = re.match(r"Fixed counter ([0-9]+)\Z", text)
+    if m:
+        n = int(m.group(1))
+        if n >= nfixed:
+            err(where, "Counter %r: no such fixed counter here" % text)
+            return None
+        return 0, 1 << n
+    for part in text.split(","):
+        part = part.strip()
+        if not DEC.match(part) or int(part) not in legal:
+            err(where, "Counter %r: %r is not a counter of this family "
+                "(%s)" % (text, part, ",".join(map(str, legal))))
+            return None
+        gp |= 1 << int(part)
+    return gp, fixed
+
+
+class Event:
+    __slots__ = ("name", "desc", "code", "umask", "gp", "fixed", "cmask",
+                 "flags", "generic", "escrs", "pebs", "why")
+
+
+def check_event(where, e, layout, escrs, imported, err):
+    """An Event from one JSON object, or None after reporting why."""
+    code_bits, umask_bits, cmask_max, _, _, extra = LAYOUTS[layout]
+    if not isinstance(e, dict):
+        err(where, "an event must be a JSON object")
+        return None
+    name = e.get("EventName")
+    if not isinstance(name, str) or not re.match(r"[A-Za-z0-9_.\-]+\Z",
+                                                 name):
+        err(where, "EventName %r: want letters, digits, '_', '.', '-'"
+            % (name,))
+        return None
+    where = "%s: %s" % (where, name)
+    allowed = PERF_KEYS | (OUR_KEYS & (extra | {"Generic", "Unsupported"}))
+    bad = [k for k in e if k not in allowed]
+    if bad and not imported:
+        err(where, "unknown key%s %s" % ("s" if len(bad) > 1 else "",
+                                         ", ".join(sorted(bad))))
+        return None
+    for k, v in e.items():
+        if not isinstance(v, str) and not imported:
+            err(where, "%s must be a string" % k)
+            return None
+    ev = Event()
+    ev.name = name
+    ev.desc = e.get("BriefDescription", "")
+    ev.why = e.get("Unsupported", "")
+    if not ev.desc and not imported:
+        err(where, "no BriefDescription")
+        return None
+    if "EventCode" not in e:
+        err(where, "no EventCode")
+        return None
+    # perf's Intel files give two codes ("0xB7,0xBB") for offcore pairs.
+    code_text = e["EventCode"].split(",")[0] if imported else e["EventCode"]
+    ev.code = number(where, "EventCode", code_text, HEX, 16, err)
+    ev.umask = number(where, "UMask", e.get("UMask", "0x0"), HEX, 16, err)
+    ev.cmask = number(where, "CounterMask", e.get("CounterMask", "0"), DEC,
+                      10, err)
+    if None in (ev.code, ev.umask, ev.cmask):
+        return None
+    if ev.code >> code_bits:
+        err(where, "EventCode %s is wider than this family's %d bits"
+            % (e["EventCode"], code_bits))
+        return None
+    if ev.umask and ev.umask >> umask_bits:
+        err(where, "UMask %s is out of range for this family (%d bits)"
+            % (e["UMask"], umask_bits))
+        return None
+    if ev.cmask > cmask_max:
+        err(where, "CounterMask %d is out of range for this family "
+            "(at most %d)" % (ev.cmask, cmask_max))
+        return None
+    ev.flags = 0
+    for bit, key in enumerate(FLAG_KEYS):
+        v = e.get(key, "0")
+        if v not in ("0", "1"):
+            err(where, "%s %r: want \"0\" or \"1\"" % (key, v))
+            return None
+        if v == "1":
+            ev.flags |= 1 << bit
+    ev.generic = 0
+    for g in filter(None, (x.strip() for x in e.get("Generic", "").split(","))):
+        if g not in GENERIC:
+            err(where, "Generic %r is not one of %s" % (g, ", ".join(GENERIC)))
+            return None
+        ev.generic |= 1 << GENERIC.index(g)
+    ev.escrs, ev.pebs = 0, (0, 0)
+    if layout == "p4":
+        if "Counter" in e:
+            err(where, "Counter: on the P4 the ESCRs decide the counters")
+            return None
+        names = [x.strip() for x in e.get("ESCR", "").split(",") if x.strip()]
+        if not names:
+            err(where, "no ESCR")
+            return None
+        for n in names:
+            if n not in escrs:
+                err(where, "ESCR %r is not a P4 ESCR (p4-escrs.csv)" % n)
+                return None
+            ev.escrs |= 1 << escrs[n][0]
+        pe = number(where, "PebsEnable", e.get("PebsEnable", "0x0"), HEX,
+                    16, err)
+        pm = number(where, "PebsMatrixVert", e.get("PebsMatrixVert", "0x0"),
+                    HEX, 16, err)
+        if pe is None or pm is None:
+            return None
+        ev.pebs = (pe, pm)
+        ev.gp = ev.fixed = 0
+        return ev
+    if "Counter" not in e:
+        if not imported:
+            err(where, "no Counter")
+            return None
+        ev.gp, ev.fixed = sum(1 << c for c in LAYOUTS[layout][3]), 0
+        return ev
+    counters = parse_counters(where, e["Counter"], layout, err)
+    if counters is None:
+        return None
+    ev.gp, ev.fixed = counters
+    if layout.startswith("ppc"):
+        for pmc in range(1, 7):
+            if ev.gp & (1 << pmc) and ev.code >> PPC_SEL_BITS[pmc]:
+                err(where, "EventCode %s does not fit PMC%d's %d-bit select"
+                    % (e["EventCode"], pmc, PPC_SEL_BITS[pmc]))
+                return None
+        ev.gp >>= 1		# bit n: PMC n+1, as pmc_map numbers it
+    return ev
+
+
+def import_reason(e):
+    """Why perfctr cannot program an imported event, or ''."""
+    unit = e.get("Unit", "")
+    if unit and unit.lower() not in ("cpu", "core", "cpu_core", "cpu_atom",
+                                     "cpu_lowpower"):
+        return "a %s event: perfctr drives core counters only" % unit
+    msr = e.get("MSRIndex", "0")
+    if msr not in ("0", "0x00", "0x0", ""):
+        return "needs MSR %s as well" % msr
+    if e.get("AnyThread", "0") != "0":
+        return "counts both hyperthreads (AnyThread), which perfctr refuses"
+    if e.get("EventCode", "").count(","):
+        return "needs two event codes"
+    return ""
+
+
+def read_table(path, layout, escrs, imported, vendor, err):
+    """The events of one directory: [Event]."""
+    events, seen = [], {}
+    for fn in sorted(os.listdir(path)):
+        if not fn.endswith(".json"):
+            continue
+        fpath = os.path.join(path, fn)
+        if imported and ("metric" in fn):
+            continue
+        try:
+            with open(fpath) as f:
+                data = json.load(f)
+        except (OSError, ValueError) as e:
+            err(fpath, "not valid JSON: %s" % e)
+            continue
+        if not isinstance(data, list):
+            err(fpath, "want a JSON array of events")
+            continue
+        for i, e in enumerate(data):
+            if imported and isinstance(e, dict):
+                if "MetricName" in e or "EventName" not in e:
+                    continue
+                e = dict(e)
+                if "EventCode" not in e:
+                    # perf gives fixed-counter events no code.
+                    if not e.get("Counter", "").startswith("Fixed"):
+                        continue
+                    e["EventCode"] = "0x00"
+                why = import_reason(e)
+                for k in ("Unit", "MSRIndex", "MSRValue", "AnyThread",
+                          "CountersNumFixed", "CountersNumGeneric"):
+                    e.pop(k, None)
+                for k in list(e):
+                    if k not in PERF_KEYS:
+                        e.pop(k)
+                if why:
+                    e = {"EventName": e["EventName"], "EventCode": "0x0",
+                         "Unsupported": why}
+                g = IMPORT_GENERIC.get(vendor, {}).get(e["EventName"])
+                if g:
+                    e["Generic"] = g
+            ev = check_event("%s[%d]" % (fpath, i), e, layout, escrs,
+                             imported, Errors() if imported else err)
+            if ev is None and imported and isinstance(e, dict):
+                # perf's data, not ours: an event we cannot take is kept,
+                # refused with the reason.
+                why = Errors()
+                check_event(fpath, e, layout, escrs, True, why)
+                ev = check_event(fpath, {"EventName": e["EventName"],
+                                         "EventCode": "0x0",
+                                         "Unsupported": why.list[0]},
+                                 layout, escrs, True, err)
+            if ev is None:
+                continue
+            key = ev.name.lower()
+            prev = seen.setdefault(key, [])
+            # One name once per code, on disjoint counters (ppc32).
+            if any(imported or p.gp & ev.gp or p.code == ev.code or
+                   not (p.gp | ev.gp) for p in prev):
+                if not imported:
+                    err("%s: %s" % (fpath, ev.name), "duplicate name")
+                continue
+            prev.append(ev)
+            events.append(ev)
+    if not events and not imported:
+        err(path, "no events")
+    for g in range(len(GENERIC)):
+        owners = [ev.name for ev in events if ev.generic & (1 << g)]
+        if len(owners) > 1:
+            err(path, "Generic %s on %s: one event per name"
+                % (GENERIC[g], ", ".join(owners)))
+    return events
+
+
+def vendor_of(regex):
+    m = re.match(r"\(?([A-Za-z]+)", regex)
+    return m.group(1) if m else ""
+
+
+def load_arch(root, arch, import_dir, err, notes):
+    """[(regex, table index)], [(dir, layout, imported, [Event])]."""
+    base = os.path.join(root, "arch", arch)
+    rows, marker = read_mapfile(os.path.join(base, "mapfile.csv"), err)
+    escrs = read_escrs(os.path.join(base, "p4-escrs.csv"), err) \
+        if arch == "x86" else {}
+    imp_rows = []
+    if import_dir:
+        imp_rows, _ = read_mapfile(os.path.join(import_dir, "mapfile.csv"),
+                                   err)
+        imp_rows = [r + (True,) for r in imp_rows]
+    rows = [r + (False,) for r in rows]
+    if marker is None:
+        marker = len(rows)
+    rows = rows[:marker] + imp_rows + rows[marker:]
+    tables, index, mapping = [], {}, []
+    for regex, _, d, _, where, imported in rows:
+        key = (imported, d)
+        if key not in index:
+            path = os.path.join(import_dir if imported else base, d)
+            if not os.path.isdir(path):
+                err(where, "directory %r does not exist" % d)
+                continue
+            if imported:
+                vendor = vendor_of(regex)
+                layout = "amd10h" if vendor == "AuthenticAMD" else "arch"
+            else:
+                vendor = ""
+                layout = DIR_LAYOUT.get(arch, {}).get(d)
+                if layout is None:
+                    err(where, "directory %r has no layout in jevents.py's "
+                        "DIR_LAYOUT" % d)
+                    continue
+            if not imported and not os.path.isfile(os.path.join(path,
+                                                                "SOURCES")):
+                err(path, "no SOURCES file naming the manual")
+            events = read_table(path, layout, escrs, imported, vendor, err)
+            index[key] = len(tables)
+            tables.append((d, layout, imported, events))
+        mapping.append((regex, index[key]))
+    # Directories no mapfile row names are an error too: dead tables.
+    named = {d for (d, _, imp, _) in tables if not imp}
+    for d in sorted(os.listdir(base)):
+        if os.path.isdir(os.path.join(base, d)) and d not in named:
+            err(os.path.join(base, d), "no mapfile row points here")
+    if import_dir:
+        n = sum(len(t[3]) for t in tables if t[2])
+        notes.append("%s: imported %d events of %d tables from %s"
+                     % (arch, n, sum(1 for t in tables if t[2]), import_dir))
+    return mapping, tables, escrs
+
+
+class Strings:
+    """One string table, each string once."""
+
+    def __init__(self):
+        self.offsets, self.parts, self.size = {}, [], 0
+
+    def add(self, s):
+        if s not in self.offsets:
+            self.offsets[s] = self.size
+            data = s.encode("utf-8") + b"\0"
+            self.parts.append(data)
+            self.size += len(data)
+        return self.offsets[s]
+
+    def c(self):
+        out, line = [], ""
+        for data in self.parts:
+            for b in data:
+                if b == 0:
+                    piece = "\\000"
+                elif b in (0x22, 0x5c):
+                    piece = "\\" + chr(b)
+                elif 0x20 <= b < 0x7f and b != 0x3f:
+                    piece = chr(b)
+                else:
+                    piece = "\\%03o" % b
+                line += piece
+                if len(line) > 70 and b == 0:
+                    out.append('\t"%s"' % line)
+                    line = ""
+        if line:
+            out.append('\t"%s"' % line)
+        return "\n".join(out) if out else '\t""'
+
+
+def emit(out, arch, mapping, tables, escrs, notes):
+    s = Strings()
+    s.add("")
+    ev_rows, aux_rows, tab_rows = [], [(0, 0, 0, 0)], []
+    for d, layout, imported, events in tables:
+        first = len(ev_rows)
+        for ev in events:
+            aux = 0
+            if ev.escrs or ev.why or ev.pebs != (0, 0):
+                aux = len(aux_rows)
+                aux_rows.append((ev.escrs, ev.pebs[0], ev.pebs[1],
+                                 s.add(ev.why)))
+            ev_rows.append("\t{ %d, %d, 0x%x, 0x%x, 0x%x, 0x%x, %d, 0x%x, "
+                           "0x%x, %d },"
+                           % (s.add(ev.name), s.add(ev.desc), ev.code,
+                              ev.umask, ev.gp, ev.fixed, ev.cmask, ev.flags,
+                              ev.generic, aux))
+        tab_rows.append("\t{ %d, %d, %d, PE_LAYOUT_%s, %d },"
+                        % (s.add(d), first, len(ev_rows) - first,
+                           layout.upper(), int(imported)))
+    map_rows = ["\t{ %d, %d }," % (s.add(r), t) for r, t in mapping]
+    escr_rows = ["\t{ %d, %d, 0x%x }," % (s.add(n), sel,
+                                          sum(1 << c for c in ctrs))
+                 for n, (_, sel, ctrs) in sorted(escrs.items(),
+                                                 key=lambda x: x[1][0])]
+    aux_c = ["\t{ 0x%xULL, 0x%x, 0x%x, %d }," % a for a in aux_rows]
+    with open(out, "w") as f:
+        f.write("/* SPDX-License-Identifier: GPL-2.0-only */\n"
+                "/* Generated by tools/pmu-events/jevents.py for %s: do not "
+                "edit. */\n" % arch)
+        for n in notes:
+            f.write("/* %s */\n" % n)
+        f.write('#include "pmu-events.h"\n\n')
+        f.write("const char pe_strings[] =\n%s;\n\n" % s.c())
+        f.write("const struct pe_event pe_events[] = {\n%s\n};\n\n"
+                % "\n".join(ev_rows or ["\t{ 0 },"]))
+        f.write("const struct pe_aux pe_aux[] = {\n%s\n};\n\n"
+                % "\n".join(aux_c))
+        f.write("const struct pe_table pe_tables[] = {\n%s\n};\n"
+                "const unsigned int pe_nr_tables = %d;\n\n"
+                % ("\n".join(tab_rows), len(tab_rows)))
+        f.write("const struct pe_map pe_map[] = {\n%s\n};\n"
+                "const unsigned int pe_nr_map = %d;\n\n"
+                % ("\n".join(map_rows), len(map_rows)))
+        f.write("const struct pe_escr pe_escrs[] = {\n%s\n};\n"
+                "const unsigned int pe_nr_escrs = %d;\n"
+                % ("\n".join(escr_rows or ["\t{ 0, 0, 0 },"]), len(escr_rows)))
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    ap.add_argument("root")
+    ap.add_argument("--check", action="store_true")
+    ap.add_argument("--arch", choices=sorted(DIR_LAYOUT))
+    ap.add_argument("--import", dest="import_dir")
+    ap.add_argument("-o", dest="out")
+    args = ap.parse_args()
+    if not args.check and not (args.arch and args.out):
+        ap.error("want --check, or --arch and -o")
+    err, notes = Errors(), []
+    arches = sorted(DIR_LAYOUT) if args.check else [args.arch]
+    loaded = {}
+    for arch in arches:
+        imp = args.import_dir if arch == "x86" else None
+        loaded[arch] = load_arch(args.root, arch, imp, err, notes)
+    for e in err.list:
+        print("jevents: " + e, file=sys.stderr)
+    if err.list:
+        print("jevents: %d error%s" % (len(err.list),
+                                       "s" if len(err.list) > 1 else ""),
+              file=sys.stderr)
+        return 1
+    if args.check:
+        for arch, (mapping, tables, _) in loaded.items():
+            print("jevents: %s: %d tables, %d events, %d mapfile rows"
+                  % (arch, len(tables), sum(len(t[3]) for t in tables),
+                     len(mapping)))
+        return 0
+    mapping, tables, escrs = loaded[args.arch]
+    emit(args.out, args.arch, mapping, tables, escrs, notes)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
