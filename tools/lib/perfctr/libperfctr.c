@@ -97,6 +97,8 @@ static void parse_info_line(struct perfctr_info *info, const char *key,
 		info->paranoid = strtol(val, NULL, 10);
 	else if (!strcmp(key, "reserved_by"))
 		copy_field(info->reserved_by, sizeof(info->reserved_by), val);
+	else if (!strcmp(key, "cpuid"))
+		copy_field(info->cpuid, sizeof(info->cpuid), val);
 }
 
 int perfctr_info(struct perfctr_info *info)

@@ -34,6 +34,7 @@ struct perfctr_info {
 	char fallback[128];		/* "none", or why only the TSC works */
 	int paranoid;			/* perfctr.paranoid */
 	char reserved_by[128];		/* who holds the counters, or "none" */
+	char cpuid[64];			/* perf's CPU id (events.rst) */
 };
 
 int perfctr_info(struct perfctr_info *info);
@@ -94,6 +95,69 @@ int vperfctr_read_status(struct vperfctr *vp, char *buf, size_t size);
 
 /* The mapped state page, or NULL (remote handles). */
 const struct vperfctr_state *vperfctr_state(const struct vperfctr *vp);
+
+/*
+ * Named events (Documentation/perfctr/events.rst).
+ *
+ * The CPU id that picks the event table, as perf writes it: the
+ * environment's PERFCTR_CPUID if set, else the one /proc/perfctr/info
+ * gives, else the CPU's own (CPUID, the PVR).
+ */
+int perfctr_cpuid(char *buf, size_t size);
+
+struct perfctr_event_table;
+
+/* The table of @cpuid: the first mapfile row that matches. ENOENT. */
+const struct perfctr_event_table *perfctr_event_table(const char *cpuid);
+/* Its directory's name, and whether it came from perf's own tables. */
+const char *perfctr_event_table_name(const struct perfctr_event_table *t);
+int perfctr_event_table_imported(const struct perfctr_event_table *t);
+
+struct perfctr_event_info {
+	const char *name;
+	const char *desc;
+	const char *unsupported;	/* why it cannot be used, or NULL */
+	char encoding[96];		/* "event=0xc0,umask=0x0,..." */
+	char counters[64];		/* where it may count */
+	char generic[96];		/* perf's generic names it implements */
+};
+
+/*
+ * Calls @fn for each event of @t whose name matches @glob (fnmatch(3),
+ * case ignored; NULL: every event), in table order, until @fn returns
+ * non-zero, which is then returned. 0 otherwise.
+ */
+int perfctr_event_list(const struct perfctr_event_table *t, const char *glob,
+		       int (*fn)(const struct perfctr_event_info *, void *),
+		       void *arg);
+
+/* What an event counts when it has no :u or :k. */
+#define PERFCTR_EVENT_USER	0x1
+#define PERFCTR_EVENT_KERNEL	0x2
+
+struct perfctr_event_set {
+	unsigned int nr;
+	struct {
+		char text[128];		/* the event as given */
+		unsigned int counter;	/* its index in cpu_control */
+	} ev[PERFCTR_NR_PMCS];
+	char error[1024];		/* why encoding failed, and what to do */
+};
+
+/*
+ * Encodes @events, a comma-separated list in perf's syntax (events.rst),
+ * for @t into @ctl, which it clears first: tsc_on, then one a-mode
+ * counter per event, each on a counter it may use, and any counter the
+ * family needs besides (the P6's counter 0). @set says which counter
+ * holds which event. -1 with errno, @set->error saying why: EINVAL
+ * (syntax), ENOENT (no such event, with the nearest names), EOPNOTSUPP
+ * (this CPU cannot count it so), ENOSPC (the set does not fit: each
+ * event's counters named).
+ */
+int perfctr_event_encode(const struct perfctr_event_table *t,
+			 const char *events, unsigned int modes,
+			 struct vperfctr_control *ctl,
+			 struct perfctr_event_set *set);
 
 #ifdef __cplusplus
 }
