@@ -5,7 +5,8 @@
 #   make                      build perfctr.ko against $(KDIR)
 #   make KDIR=/path/to/build  build against another kernel build tree
 #   make modules_install      install into /lib/modules/<release>/extra
-#   make tools                libperfctr, vself and gperfctr, in .build/tools
+#   make tools                libperfctr, vself, gperfctr and perfex, in
+#                             .build/tools
 #   make install [PREFIX=/usr/local] [DESTDIR=]
 #                             install those: library, headers, .pc, bin
 #   make clean

@@ -115,6 +115,13 @@ fi
 . "$ROOT/tests/check/matrix.sh"
 
 want lint && {
+section "jevents: the event tables' generator refuses bad input"
+python3 "$ROOT/tests/pmu-events/test_jevents.py" >"$BUILD/jevents.log" 2>&1
+sed -n 's/^RESULT \(PASS\|FAIL\) \(.*\)/\1 \2/p' "$BUILD/jevents.log" >>"$results"
+grep -vE '^RESULT ' "$BUILD/jevents.log" | head -n 20
+}
+
+want lint && {
 section "lint: checkpatch --strict, sparse C=2, W=1"
 bash "$ROOT/tests/lint.sh" "$kb" "$BUILD/lint" "$ppc_kb" >"$BUILD/lint.log" 2>&1
 sed -n 's/^RESULT \(PASS\|FAIL\) \(.*\)/\1 \2/p' "$BUILD/lint.log" >>"$results"

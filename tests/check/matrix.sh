@@ -33,7 +33,8 @@ matrix_boot() {
 	shift 3
 	case $arch in
 	ppc32)	how=(--busybox "$ppc_ul/bin/busybox"
-		     --file "/bin/vm-exit=$BUILD/user-ppc32/vm-exit")
+		     --file "/bin/vm-exit=$BUILD/user-ppc32/vm-exit"
+		     --file "/bin/perfex=$BUILD/user-ppc32/perfex")
 		mods=("$BUILD/ppc32"/{perfctr,perfctr_test}.ko) ;;
 	i386)	how=(--init "$BUILD/user/matrix-init-32")
 		mods=("$BUILD/matrix-$arch/perfctr.ko") ;;
@@ -45,8 +46,32 @@ matrix_boot() {
 }
 
 declare -A matrix_kb
-while IFS='|' read -r arch cpu want_type want_fallback; do
-	arch=$(echo $arch) cpu=$(echo $cpu)
+# The host's perfex looks up the x86 guests' CPU ids (their init has no
+# libc); ppc32 guests run their own. With perf's tables, PERF/OURS in the
+# table column means PERF.
+make -s -C "$ROOT/tools" O="$BUILD/tools" >"$BUILD/tools.log" 2>&1 ||
+	record FAIL "matrix:tools-build" "see $BUILD/tools.log"
+perf_tables=$(grep -c "with perf's tables" "$BUILD/tools.log" || true)
+
+# matrix_table CPU LOG WANT: the event table of the guest's CPU id.
+matrix_table() {
+	local cpu=$1 log=$2 want=$3 id got
+	case $want in
+	*/*) if [ "$perf_tables" -gt 0 ]; then want=${want%/*}; else want=${want#*/}; fi ;;
+	esac
+	got=$(sed -n 's/^event table: \([^ ]*\).*/\1/p' "$log")
+	if [ -z "$got" ]; then
+		id=$(sed -n 's/^cpuid: //p' "$log")
+		got=$("$BUILD/tools/perfex" --cpuid="$id" --table 2>&1 | sed 's/ .*//')
+	fi
+	if [ "$got" = "$want" ]; then
+		record PASS "matrix:$cpu:event-table"
+	else
+		record FAIL "matrix:$cpu:event-table" "got '$got', want '$want'"
+	fi
+}
+while IFS='|' read -r arch cpu want_type want_fallback want_table; do
+	arch=$(echo $arch) cpu=$(echo $cpu) want_table=$(echo $want_table)
 	want_type=$(echo $want_type) want_fallback=$(echo $want_fallback)
 	case $arch in ''|'#'*) continue ;; esac
 	# ppc32:MACHINE names the QEMU machine too.
@@ -74,5 +99,6 @@ while IFS='|' read -r arch cpu want_type want_fallback; do
 	*"$want_fallback"*) record PASS "matrix:$cpu:fallback" ;;
 	*) record FAIL "matrix:$cpu:fallback" "got '$got', want '*$want_fallback*'" ;;
 	esac
+	matrix_table "$cpu" "$log" "$want_table"
 	log_clean "matrix:$cpu:guest-log-clean" "$log"
 done <"$ROOT/tests/vm/matrix.txt"

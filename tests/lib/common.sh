@@ -66,6 +66,7 @@ make_initramfs() {
 	[ -f "$user/simpmu_check" ] && extra+=("/tests/simpmu_check=$user/simpmu_check")
 	[ -f "$user/bench" ] && extra+=("/tests/bench=$user/bench")
 	[ -f "$user/vself" ] && extra+=("/bin/vself=$user/vself")
+	[ -f "$user/perfex" ] && extra+=("/bin/perfex=$user/perfex")
 	extra+=("/bin/vm-exit=$user/vm-exit" "/bin/gperfctr=$user/gperfctr")
 	"$ROOT/tests/vm/build-initramfs.sh" --busybox "$bb" "$out" \
 		"$kb/usr/gen_init_cpio" "${extra[@]}"

@@ -4,6 +4,7 @@
  *
  *   perfex -l [-v] [--cpuid=ID] [GLOB]   this CPU's events (or ID's)
  *   perfex -i                            the driver's information
+ *   perfex [--cpuid=ID] --table          the event table of this CPU (ID)
  *   perfex [--cpuid=ID] -e EV[,EV...]... --print-control
  *                                        the control it would write
  *
@@ -22,16 +23,17 @@
 #define EX_USAGE	2	/* bad command line, as a shell's builtins */
 
 struct opts {
-	int list, info, verbose, print_control;
+	int list, info, verbose, print_control, table;
 	const char *cpuid;
 	char events[4096];
 };
 
-static void usage(FILE *f)
+static void print_help(FILE *f)
 {
 	fprintf(f,
 		"usage: perfex -l [-v] [--cpuid=ID] [GLOB]\n"
 		"       perfex -i\n"
+		"       perfex [--cpuid=ID] --table\n"
 		"       perfex [--cpuid=ID] -e EVENT[,EVENT...]... --print-control\n"
 		"EVENT: NAME[:u|:k], cpu/event=0xNN,umask=0xNN[,cmask=N,inv,edge]/[u|k],\n"
 		"       rHEX (perf's raw syntax); 'perfex -l' lists the names.\n");
@@ -54,23 +56,23 @@ static int list_one(const struct perfctr_event_info *ev, void *arg)
 }
 
 /* The table of --cpuid, PERFCTR_CPUID, the module's or the CPU's id. */
-static const struct perfctr_event_table *table(const struct opts *o)
+static const struct perfctr_event_table *pick_table(const struct opts *o)
 {
 	const struct perfctr_event_table *t;
 	char id[64];
 
-	if (o->cpuid)
+	if (o->cpuid) {
 		snprintf(id, sizeof(id), "%s", o->cpuid);
-	else if (perfctr_cpuid(id, sizeof(id))) {
-		fprintf(stderr, "perfex: cannot tell this CPU's id; give one "
-			"with --cpuid=ID (e.g. GenuineIntel-6-2E)\n");
+	} else if (perfctr_cpuid(id, sizeof(id))) {
+		fprintf(stderr,
+			"perfex: cannot tell this CPU's id; give one with --cpuid=ID (e.g. GenuineIntel-6-2E)\n");
 		return NULL;
 	}
 	t = perfctr_event_table(id);
 	if (!t)
-		fprintf(stderr, "perfex: no event table for CPU id '%s'; "
-			"raw events (rNNNN) still need one: check the id, or "
-			"see Documentation/perfctr/events.rst to add a CPU\n", id);
+		fprintf(stderr,
+			"perfex: no event table for CPU id '%s'; raw events (rNNNN) still need one: check the id, or see Documentation/perfctr/events.rst to add a CPU\n",
+			id);
 	return t;
 }
 
@@ -81,8 +83,8 @@ static int do_info(void)
 
 	if (perfctr_info(&info)) {
 		fprintf(stderr, "perfex: cannot read %s/info: %s\n"
-			"Load the module (modprobe perfctr, or insmod perfctr.ko) "
-			"and run again.\n", PERFCTR_ROOT, strerror(errno));
+			"Load the module (modprobe perfctr, or insmod perfctr.ko) and run again.\n",
+			PERFCTR_ROOT, strerror(errno));
 		return 1;
 	}
 	t = info.cpuid[0] ? perfctr_event_table(info.cpuid) : NULL;
@@ -150,7 +152,7 @@ static void print_control(const struct vperfctr_control *ctl,
 
 static int do_control(const struct opts *o)
 {
-	const struct perfctr_event_table *t = table(o);
+	const struct perfctr_event_table *t = pick_table(o);
 	struct perfctr_event_set set;
 	struct vperfctr_control ctl;
 
@@ -186,6 +188,7 @@ static int parse_args(struct opts *o, int argc, char **argv)
 		{ "event", required_argument, NULL, 'e' },
 		{ "cpuid", required_argument, NULL, 'C' },
 		{ "print-control", no_argument, NULL, 'P' },
+		{ "table", no_argument, NULL, 'T' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 }
 	};
@@ -193,17 +196,33 @@ static int parse_args(struct opts *o, int argc, char **argv)
 
 	while ((c = getopt_long(argc, argv, "+live:h", longopts, NULL)) != -1) {
 		switch (c) {
-		case 'l': o->list = 1; break;
-		case 'i': o->info = 1; break;
-		case 'v': o->verbose = 1; break;
-		case 'C': o->cpuid = optarg; break;
-		case 'P': o->print_control = 1; break;
+		case 'l':
+			o->list = 1;
+			break;
+		case 'i':
+			o->info = 1;
+			break;
+		case 'v':
+			o->verbose = 1;
+			break;
+		case 'C':
+			o->cpuid = optarg;
+			break;
+		case 'P':
+			o->print_control = 1;
+			break;
+		case 'T':
+			o->table = 1;
+			break;
 		case 'e':
 			if (add_events(o, optarg))
 				return -1;
 			break;
-		case 'h': usage(stdout); exit(0);
-		default: return -1;
+		case 'h':
+			print_help(stdout);
+			exit(0);
+		default:
+			return -1;
 		}
 	}
 	return 0;
@@ -219,18 +238,26 @@ int main(int argc, char **argv)
 	if (o.list) {
 		if (optind < argc - 1)
 			goto bad;
-		t = table(&o);
+		t = pick_table(&o);
 		return t ? perfctr_event_list(t, optind < argc ? argv[optind] :
 					      NULL, list_one, &o) : 1;
 	}
 	if (o.info && optind == argc)
 		return do_info();
+	if (o.table && optind == argc) {
+		t = pick_table(&o);
+		if (t)
+			printf("%s%s\n", perfctr_event_table_name(t),
+			       perfctr_event_table_imported(t) ?
+			       " (perf's)" : "");
+		return !t;
+	}
 	if (o.print_control && o.events[0] && optind == argc)
 		return do_control(&o);
 	if (o.events[0] && !o.print_control)
-		fprintf(stderr, "perfex: counting a command comes next; for "
-			"now add --print-control to see the control\n");
+		fprintf(stderr,
+			"perfex: counting a command comes next; for now add --print-control to see the control\n");
 bad:
-	usage(stderr);
+	print_help(stderr);
 	return EX_USAGE;
 }

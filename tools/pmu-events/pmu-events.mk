@@ -4,6 +4,10 @@
 # (tools/lib/perfctr, tests/user). Set PMU_EVENTS_C (the .c to write)
 # and UAPI_ARCH (x86 or powerpc) before including this.
 
+# Its rule must not become the includer's default goal.
+ifeq ($(.DEFAULT_GOAL),)
+.DEFAULT_GOAL := all
+endif
 PYTHON ?= python3
 PMU_EVENTS_DIR := $(ROOT)/tools/pmu-events
 PMU_EVENTS_SRC := $(shell find $(PMU_EVENTS_DIR)/arch/$(UAPI_ARCH) -type f) \

@@ -6,6 +6,7 @@
  * for comparison, through a read() of the sums file.
  *
  *   vself [-e PMC:EVNTSEL[:HIGH]]...   counters as in gperfctr
+ *   vself -E EVENT[,EVENT...]          named events (events.rst)
  */
 #include <errno.h>
 #include <stdio.h>
@@ -44,6 +45,28 @@ static void show(const char *what, const struct perfctr_sum_ctrs *s,
 	printf("\n");
 }
 
+/* -E: named events, in user mode (any user may count those). */
+static int named(struct vperfctr_control *ctl, const char *events)
+{
+	const struct perfctr_event_table *t;
+	struct perfctr_event_set set;
+	unsigned int i;
+	char id[64];
+
+	t = perfctr_cpuid(id, sizeof(id)) ? NULL : perfctr_event_table(id);
+	if (!t) {
+		fprintf(stderr, "vself: no event table for this CPU; give raw counters with -e\n");
+		return -1;
+	}
+	if (perfctr_event_encode(t, events, PERFCTR_EVENT_USER, ctl, &set)) {
+		fprintf(stderr, "vself: %s\n", set.error);
+		return -1;
+	}
+	for (i = 0; i < set.nr; i++)
+		printf("  pmc%u: %s\n", set.ev[i].counter, set.ev[i].text);
+	return 0;
+}
+
 int main(int argc, char **argv)
 {
 	struct perfctr_sum_ctrs s0, s1, s2, s3, sums;
@@ -56,9 +79,15 @@ int main(int argc, char **argv)
 
 	memset(&ctl, 0, sizeof(ctl));
 	ctl.cpu_control.tsc_on = 1;
-	while ((opt = getopt(argc, argv, "e:")) != -1) {
+	while ((opt = getopt(argc, argv, "e:E:")) != -1) {
+		if (opt == 'E' && !ctl.cpu_control.nractrs && optind == argc) {
+			if (named(&ctl, optarg))
+				return 1;
+			continue;
+		}
 		if (opt != 'e' || perfctr_parse_counter(&ctl.cpu_control, optarg)) {
-			fprintf(stderr, "usage: vself [-e PMC:EVNTSEL[:HIGH]]...\n");
+			fprintf(stderr, "usage: vself [-e PMC:EVNTSEL[:HIGH]]...\n"
+				"       vself -E EVENT[,EVENT...]\n");
 			return 2;
 		}
 	}

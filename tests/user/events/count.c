@@ -25,8 +25,10 @@ static const struct named nameds[] = {
 	/* Instructions retired C0H (SDM architectural events). */
 	{ "arch-v2", "INSTRUCTION_RETIRED:u", "INST_RETIRED.ANY_P:u",
 	  0, 0x004100C0, 0, 0, 1 },
-	/* instr_retired on CRU_ESCR0, counter 12; the twin on counter 13
-	 * shares the ESCR with the same value. */
+	/*
+	 * instr_retired on CRU_ESCR0, counter 12; the twin on counter 13
+	 * shares the ESCR with the same value.
+	 */
 	{ "p4-model3-ht", "INSTR_RETIRED.NBOGUSNTAG:u", NULL,
 	  0x8000000C, 0x00039000, 0x04000204, 0, 0x8000000D },
 #else

@@ -42,8 +42,10 @@ struct good {
  */
 static const struct good goods[] = {
 #ifndef __powerpc__
-	/* P6 (Pentium III): INST_RETIRED C0H; MUL 12H only on counter 1,
-	 * whose EN bit is counter 0's: a filler on counter 0 enables it. */
+	/*
+	 * P6 (Pentium III): INST_RETIRED C0H; MUL 12H only on counter 1,
+	 * whose EN bit is counter 0's: a filler on counter 0 enables it.
+	 */
 	{ "GenuineIntel-6-7-3", "INST_RETIRED:u", 1, { C(0, 0x004100C0) }, 0 },
 	{ "GenuineIntel-6-7-3", "MUL:u", 2,
 	  { C(1, 0x00010012), C(0, 0x00400000) }, 0 },
@@ -56,14 +58,16 @@ static const struct good goods[] = {
 	{ "GenuineIntel-6-7-3", "inst_retired:c=1:i:e:k", 1,	/* libpfm's */
 	  { C(0, 0x01C600C0) }, 0 },
 	{ "GenuineIntel-6-7-3", "r4300c0", 1, { C(0, 0x004300C0) }, 0 },
-	{ "GenuineIntel-6-7-3", "instructions,cycles", 2,	/* generic */
+	{ "GenuineIntel-6-7-3", "instructions,CYCLES", 2,	/* generic */
 	  { C(0, 0x004300C0), C(1, 0x00030079) }, 0 },
 	{ "GenuineIntel-6-7-3", "cpu/event=0x2e,umask=0x4f/uk", 1,
 	  { C(0, 0x00434F2E) }, 0 },
-	/* Core 2: the fixed counters (RDPMC 0x40000000 | n; field: bit 0
-	 * OS, bit 1 USR) go first; C0H on a general counter. */
-	{ "GenuineIntel-6-F-B", "INST_RETIRED.ANY:u,CPU_CLK_UNHALTED.CORE:k,"
-	  "INST_RETIRED.ANY_P:u", 3,
+	/*
+	 * Core 2: the fixed counters (RDPMC 0x40000000 | n; field: bit 0
+	 * OS, bit 1 USR) go first; C0H on a general counter.
+	 */
+	{ "GenuineIntel-6-F-B",
+	  "INST_RETIRED.ANY:u,CPU_CLK_UNHALTED.CORE:k,INST_RETIRED.ANY_P:u", 3,
 	  { C(0x40000000, 0x2), C(0x40000001, 0x1), C(0, 0x004100C0) }, 0 },
 	/* K7: four counters, each its own EN. */
 	{ "AuthenticAMD-6-2-0", "RETIRED_INSTRUCTIONS:u,CPU_CLK_UNHALTED:k", 2,
@@ -72,16 +76,17 @@ static const struct good goods[] = {
 	{ "AuthenticAMD-16-2-3", "RETIRED_X87_FLOATING_POINT_OPERATIONS.ALL:u",
 	  1, { CH(0, 0x004107C0, 0x1) }, 0 },
 	{ "AuthenticAMD-16-2-3", "r1000107c0:u", 1, { CH(0, 0x004107C0, 0x1) }, 0 },
-	/* P4: instr_retired (ESCR event 02H, NBOGUSNTAG bit 0) on
+	/*
+	 * P4: instr_retired (ESCR event 02H, NBOGUSNTAG bit 0) on
 	 * CRU_ESCR0 (select 4), counter 12; global_power_events (13H,
-	 * RUNNING bit 0) on FSB_ESCR0 (select 6), counter 0. */
+	 * RUNNING bit 0) on FSB_ESCR0 (select 6), counter 0.
+	 */
 	{ "GenuineIntel-15-2-7", "INSTR_RETIRED.NBOGUSNTAG:u", 1,
 	  { CP(0x8000000C, 0x00039000, 0x04000204) }, 0 },
 	{ "GenuineIntel-15-2-7", "GLOBAL_POWER_EVENTS.RUNNING:k", 1,
 	  { CP(0x80000000, 0x0003D000, 0x26000208) }, 0 },
 	/* Two on one ESCR pair: the second takes CRU_ESCR1, counter 14. */
-	{ "GenuineIntel-15-2-7", "INSTR_RETIRED.NBOGUSNTAG:u,"
-	  "INSTR_RETIRED.NBOGUSTAG:u", 2,
+	{ "GenuineIntel-15-2-7", "INSTR_RETIRED.NBOGUSNTAG:u,INSTR_RETIRED.NBOGUSTAG:u", 2,
 	  { CP(0x8000000C, 0x00039000, 0x04000204),
 	    CP(0x8000000E, 0x00039000, 0x04000404) }, 0 },
 	{ "GenuineIntel-15-2-7", "cpu/escr=CRU_ESCR0,event=2,umask=1,cmask=3/u",
@@ -98,9 +103,11 @@ static const struct good goods[] = {
 	/* WinChip: no mode bits; the 8-bit event as it is. */
 	{ "CentaurHauls-5-8-1", "cycles", 1, { C(0, 0x3F) }, 0 },
 #else
-	/* MPC7450: processor cycles (1) on PMC1 up; MMCR0 FCS (0x40000000)
+	/*
+	 * MPC7450: processor cycles (1) on PMC1 up; MMCR0 FCS (0x40000000)
 	 * freezes in supervisor state for :u, FCP (0x20000000) in problem
-	 * state for :k; THRESHOLD is MMCR0 bits 10-15. */
+	 * state for :k; THRESHOLD is MMCR0 bits 10-15.
+	 */
 	{ "0x80000201", "PROCESSOR_CYCLES:u,INSTR_COMPLETED:u", 2,
 	  { C(0, 1), C(1, 2) }, 0x40000000 },
 	{ "0x80000201", "cycles:k", 1, { C(0, 1) }, 0x20000000 },
@@ -175,6 +182,8 @@ static const struct bad bads[] = {
 	{ "AuthenticAMD-16-2-3", "r10000000c0", EINVAL, "raw" },
 	{ "GenuineIntel-5-2-C", "r200", EINVAL, "raw" },	/* PC bit */
 	{ "GenuineIntel-5-2-C", "cpu/event=0x40/", EINVAL, "narrower" },
+	{ "GenuineIntel-5-2-C", "INSTRUCTIONS_EXECUTED:inv", EINVAL, "has no" },
+	{ "CentaurHauls-6-9-8", "cpu/event=0xc0,edge/", EINVAL, "has no" },
 	{ "GenuineIntel-15-2-7", "cpu/event=2,umask=1/", EINVAL, "escr=" },
 	{ "GenuineIntel-15-2-7", "cpu/escr=CRU_ESCR9,event=2/", EINVAL, "ESCR" },
 	/* Names */
@@ -193,8 +202,9 @@ static const struct bad bads[] = {
 	{ "CentaurHauls-6-9-8", "cycles,instructions", ENOSPC, "counter 1" },
 	{ "GenuineIntel-6-F-B", "cpu/INST_RETIRED.ANY,cmask=1/", ENOSPC,
 	  "fixed 0" },	/* a fixed counter has no counter mask */
-	{ "GenuineIntel-15-2-7", "cpu/escr=CRU_ESCR0,event=2,umask=1/,"
-	  "cpu/escr=CRU_ESCR0,event=2,umask=2/", ENOSPC, "12,13,16" },
+	{ "GenuineIntel-15-2-7",
+	  "cpu/escr=CRU_ESCR0,event=2,umask=1/,cpu/escr=CRU_ESCR0,event=2,umask=2/",
+	  ENOSPC, "12,13,16" },
 #else
 	{ "0x80000201", "cycles:u,instructions:k", EINVAL, "MMCR0" },
 	{ "0x80000201", "cpu/event=1,thresh=64/", EINVAL, "threshold" },
@@ -202,6 +212,7 @@ static const struct bad bads[] = {
 	{ "0x00040103", "cpu/event=1,pmc=3/", EINVAL, "no such PMC" },
 	{ "0x80000201", "cpu/event=0x80/", EINVAL, "narrower" },
 	{ "0x80000201", "r701", EINVAL, "raw" },
+	{ "0x80000201", "cycles:e", EINVAL, "has no" },
 	{ "0x80000201", "PROCESSR_CYCLES", ENOENT, "PROCESSOR_CYCLES" },
 	/* 41H fits PMC1's 7-bit select only. */
 	{ "0x80000201", "cpu/event=0x41/,cpu/event=0x41/", ENOSPC, "PMC1" },
@@ -247,8 +258,8 @@ START_TEST(encode_refuses_unsupported)
 		return;
 	t = perfctr_event_table("GenuineIntel-6-3A-9");
 	errno = 0;
-	ck_assert_int_eq(perfctr_event_encode(t,
-		"OFFCORE_RESPONSE.ALL_RFO.ANY_RESPONSE", BOTH, &ctl, &set), -1);
+	ck_assert_int_eq(perfctr_event_encode(t, "OFFCORE_RESPONSE.ALL_RFO.ANY_RESPONSE",
+					      BOTH, &ctl, &set), -1);
 	ck_assert_int_eq(errno, EOPNOTSUPP);
 	ck_assert_ptr_nonnull(strstr(set.error, "MSR"));
 #endif

@@ -21,8 +21,10 @@ struct want {
 
 static const struct want wants[] = {
 #ifndef __powerpc__
-	/* QEMU -cpu pentium, pentium2, pentium3, athlon, core2duo,
-	 * Nehalem, phenom, EPYC. */
+	/*
+	 * QEMU -cpu pentium, pentium2, pentium3, athlon, core2duo,
+	 * Nehalem, phenom, EPYC.
+	 */
 	{ "GenuineIntel-5-4-3", "p5mmx", NULL },
 	{ "GenuineIntel-6-5-2", "pentium2", NULL },
 	{ "GenuineIntel-6-7-3", "pentium3", NULL },
@@ -53,8 +55,10 @@ static const struct want wants[] = {
 	{ "CentaurHauls-5-4-1", "winchip-c6", NULL },
 	{ "CentaurHauls-5-8-1", "winchip", NULL },
 	{ "CentaurHauls-6-9-8", "c3", NULL },
-	/* perf's stepping rows: Skylake-X below stepping 5, Cascade Lake
-	 * from 5; without perf's tables both are arch perfmon. */
+	/*
+	 * perf's stepping rows: Skylake-X below stepping 5, Cascade Lake
+	 * from 5; without perf's tables both are arch perfmon.
+	 */
 	{ "GenuineIntel-6-55-4", "arch", "skylakex" },
 	{ "GenuineIntel-6-55-7", "arch", "cascadelakex" },
 	{ "GenuineIntel-6-FF-0", "arch", NULL },	/* a model nobody knows */
@@ -65,8 +69,10 @@ static const struct want wants[] = {
 	{ "GenuineIntel-6-5", "pentium2", NULL },	/* no stepping at all */
 	{ "GenuineIntel-6-50-0", "arch", NULL },	/* 6-5 must not match 6-50 */
 #else
-	/* QEMU -cpu 604, 604e, 604r, 750, 740, 750cx, 7400, 7410, 7450,
-	 * 7447a, 7457; the simulated 7450 and 750 (750GX). */
+	/*
+	 * QEMU -cpu 604, 604e, 604r, 750, 740, 750cx, 7400, 7410, 7450,
+	 * 7447a, 7457; the simulated 7450 and 750 (750GX).
+	 */
 	{ "0x00040103", "604", NULL },
 	{ "0x00090204", "604e", NULL },
 	{ "0x000a0101", "604e", NULL },

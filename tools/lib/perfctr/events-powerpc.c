@@ -49,9 +49,9 @@ int arch_encode(unsigned int layout, const struct pe_req *r, unsigned int nr,
 		if (r[i].modes != r[0].modes ||
 		    r[i].has_thresh != r[0].has_thresh ||
 		    r[i].thresh != r[0].thresh) {
-			snprintf(err, size, "'%s': the counters share MMCR0's "
-				 "mode bits and threshold: give every event "
-				 "the same :u/:k and thresh=.", r[i].text);
+			snprintf(err, size,
+				 "'%s': the counters share MMCR0's mode bits and threshold: give every event the same :u/:k and thresh=.",
+				 r[i].text);
 			errno = EINVAL;
 			return -1;
 		}

@@ -12,30 +12,32 @@
 #include "events.h"
 #include "pmu-events.h"
 
-#define EVSEL_USR	(1U << 16)
-#define EVSEL_OS	(1U << 17)
-#define EVSEL_EDGE	(1U << 18)
-#define EVSEL_EN	(1U << 22)
-#define EVSEL_INV	(1U << 23)
-/* What a raw config may carry: event, unit mask, edge, inv, cmask, and
- * the mode and enable bits, which the modifiers decide instead. */
+#define EVSEL_USR	0x00010000U
+#define EVSEL_OS	0x00020000U
+#define EVSEL_EDGE	0x00040000U
+#define EVSEL_EN	0x00400000U
+#define EVSEL_INV	0x00800000U
+/*
+ * What a raw config may carry: event, unit mask, edge, inv, cmask, and
+ * the mode and enable bits, which the modifiers decide instead.
+ */
 #define EVSEL_RAW	0xFFC7FFFFULL
 
 #define P5_CPL0_2	0x040U		/* CESR CC: count at CPL 0-2 */
 #define P5_CPL3		0x080U		/* count at CPL 3 */
 #define P5_CLOCKS	0x100U		/* count cycles (duration) */
 
-#define P4_CCCR_ENABLE		(1U << 12)
+#define P4_CCCR_ENABLE		0x00001000U
 #define P4_CCCR_SELECT(s)	((s) << 13)
-#define P4_CCCR_BOTH_THREADS	(3U << 16)
-#define P4_CCCR_COMPARE		(1U << 18)
-#define P4_CCCR_COMPLEMENT	(1U << 19)
+#define P4_CCCR_BOTH_THREADS	0x00030000U
+#define P4_CCCR_COMPARE		0x00040000U
+#define P4_CCCR_COMPLEMENT	0x00080000U
 #define P4_CCCR_THRESHOLD(t)	((t) << 20)
-#define P4_CCCR_EDGE		(1U << 24)
+#define P4_CCCR_EDGE		0x01000000U
 #define P4_ESCR_EVENT(e)	((e) << 25)
 #define P4_ESCR_MASK(m)		((m) << 9)
-#define P4_ESCR_T0_OS		(1U << 3)
-#define P4_ESCR_T0_USR		(1U << 2)
+#define P4_ESCR_T0_OS		0x00000008U
+#define P4_ESCR_T0_USR		0x00000004U
 #define P4_FAST_RDPMC		0x80000000U
 
 int arch_cpuid(char *buf, size_t size)
@@ -186,9 +188,9 @@ static int p4_counter(const struct pe_req *r, struct perfctr_cpu_control *c,
 		return 0;
 	if (c->p4.pebs_enable && (c->p4.pebs_enable != r->pebs_enable ||
 				  c->p4.pebs_matrix_vert != r->pebs_matrix_vert)) {
-		snprintf(err, size, "'%s': the P4 has one replay-tagging "
-			 "setting, and another event of the set needs a "
-			 "different one; count them separately.", r->text);
+		snprintf(err, size,
+			 "'%s': the P4 has one replay-tagging setting, and another event of the set needs a different one; count them separately.",
+			 r->text);
 		errno = EINVAL;
 		return -1;
 	}
@@ -197,8 +199,10 @@ static int p4_counter(const struct pe_req *r, struct perfctr_cpu_control *c,
 	return 0;
 }
 
-/* Counter 0's EN runs both P6 counters: a set on counter 1 alone gets
- * counter 0 too, enabled, counting in no mode. */
+/*
+ * Counter 0's EN runs both P6 counters: a set on counter 1 alone gets
+ * counter 0 too, enabled, counting in no mode.
+ */
 static void p6_filler(const struct pe_req *r, unsigned int nr,
 		      struct perfctr_cpu_control *c)
 {

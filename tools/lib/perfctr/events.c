@@ -338,7 +338,7 @@ static unsigned int find_events(const struct pe_table *t, const char *name,
 	if (n)
 		return n;
 	for (g = 0; g < 8; g++)
-		if (!strcmp(generic_names[g], name))
+		if (!strcasecmp(generic_names[g], name))
 			break;
 	for (i = t->first; g < 8 && i < t->first + t->count && n < max; i++)
 		if (pe_events[i].generic & (1U << g))
@@ -426,10 +426,12 @@ static int mode_word(struct pe_req *r, const char *w)
 static int bad_term(struct ctx *c, struct pe_req *r, const char *term,
 		    const char *why)
 {
-	return fail(c, EINVAL, "'%s': %s '%s'. Terms: event=, umask=, cmask=, "
-		    "inv, edge%s; modifiers :u, :k.", r->text, why, term,
-		    c->t->layout == PE_LAYOUT_P4 ? ", escr=" :
-		    is_ppc(c->t->layout) ? ", pmc=, thresh=" : "");
+	const char *more = c->t->layout == PE_LAYOUT_P4 ? ", escr=" :
+		is_ppc(c->t->layout) ? ", pmc=, thresh=" : "";
+
+	return fail(c, EINVAL,
+		    "'%s': %s '%s'. Terms: event=, umask=, cmask=, inv, edge%s; modifiers :u, :k.",
+		    r->text, why, term, more);
 }
 
 static int set_field(struct ctx *c, struct pe_req *r, const char *key,
@@ -439,26 +441,27 @@ static int set_field(struct ctx *c, struct pe_req *r, const char *key,
 
 	if (!strcmp(key, "event")) {
 		if (v >> l->code_bits)
-			return bad_term(c, r, term, "this CPU's event select is "
-					"narrower than");
+			return bad_term(c, r, term, "this CPU's event select is narrower than");
 		r->code = v;
 	} else if (!strcmp(key, "umask")) {
 		if (v >> l->umask_bits)
-			return bad_term(c, r, term, "this CPU's unit mask is "
-					"narrower than");
+			return bad_term(c, r, term, "this CPU's unit mask is narrower than");
 		r->umask = v;
 	} else if (!strcmp(key, "cmask") || !strcmp(key, "c")) {
 		if (v > l->cmask_max)
-			return bad_term(c, r, term, "this CPU's counter mask "
-					"is narrower than");
+			return bad_term(c, r, term, "this CPU's counter mask is narrower than");
 		r->cmask = v;
 	} else if (!strcmp(key, "inv") || !strcmp(key, "i")) {
 		if (v > 1)
 			return bad_term(c, r, term, "want 0 or 1 in");
+		if (v && !l->cmask_max)
+			return bad_term(c, r, term, "this CPU has no");
 		r->inv = v;
 	} else if (!strcmp(key, "edge") || !strcmp(key, "e")) {
 		if (v > 1)
 			return bad_term(c, r, term, "want 0 or 1 in");
+		if (v && !l->cmask_max)
+			return bad_term(c, r, term, "this CPU has no");
 		r->edge = v;
 	} else if (!strcmp(key, "thresh") && is_ppc(c->t->layout)) {
 		if (v > 63)
@@ -513,12 +516,13 @@ static int parse_raw(struct ctx *c, struct pe_req *r, const char *hex)
 	errno = 0;
 	cfg = strtoull(hex, &end, 16);
 	if (errno || end == hex || (*end && *end != ':'))
-		return fail(c, EINVAL, "'%s': a raw event is r and hex digits, "
-			    "e.g. r00c0.", r->text);
+		return fail(c, EINVAL,
+			"'%s': a raw event is r and hex digits, e.g. r00c0.",
+			r->text);
 	r->counters = c->lay->counters;
 	return arch_raw(c->t->layout, cfg, r) ? fail(c, EINVAL,
-		"'%s': this raw value does not fit this CPU's event select "
-		"(see events.rst, raw events).", r->text) : 0;
+		"'%s': this raw value does not fit this CPU's event select (see events.rst, raw events).",
+		r->text) : 0;
 }
 
 static int parse_mods(struct ctx *c, struct pe_req *r, char *mods, int named)
@@ -547,6 +551,7 @@ static void ppc_fit(struct pe_req *r)
 static int parse_req(struct ctx *c, struct pe_req *r, unsigned int modes)
 {
 	char buf[128], *p = buf, *slash, *colon, *save = NULL, *w;
+	const struct pe_event *ev;
 	int named = 0;
 
 	snprintf(buf, sizeof(buf), "%s", r->text);
@@ -560,8 +565,9 @@ static int parse_req(struct ctx *c, struct pe_req *r, unsigned int modes)
 
 		*slash = '\0';
 		if (end == slash || strcmp(p, "cpu"))
-			return fail(c, EINVAL, "'%s': want cpu/terms/[modifiers]: "
-				    "the PMU is 'cpu'.", r->text);
+			return fail(c, EINVAL,
+				"'%s': want cpu/terms/[modifiers]: the PMU is 'cpu'.",
+				r->text);
 		*end = '\0';
 		r->counters = c->lay->counters;
 		for (w = strtok_r(slash + 1, ",", &save); w;
@@ -575,12 +581,12 @@ static int parse_req(struct ctx *c, struct pe_req *r, unsigned int modes)
 		if (colon)
 			*colon++ = '\0';
 		if (p[0] == 'r' && isxdigit((unsigned char)p[1]) &&
-		    !find_events(c->t, p, (const struct pe_event *[1]){ 0 }, 1)) {
+		    !find_events(c->t, p, &ev, 1)) {
 			if (parse_raw(c, r, p + 1))
 				return -1;
-		} else if (take_events(c, r, p)) {
-			return -1;
 		} else {
+			if (take_events(c, r, p))
+				return -1;
 			named = 1;
 		}
 		if (colon && parse_mods(c, r, colon, 1))
@@ -651,8 +657,8 @@ static int no_fit(struct ctx *c)
 	int n;
 
 	n = snprintf(c->set->error, sizeof(c->set->error),
-		     "these events do not fit this CPU's counters at once "
-		     "(table %s):", STR(c->t->name));
+		     "these events do not fit this CPU's counters at once (table %s):",
+		     STR(c->t->name));
 	for (i = 0; i < c->nr; i++) {
 		const struct pe_req *r = &c->req[i];
 
@@ -685,11 +691,10 @@ static int split(struct ctx *c, const char *list)
 			size_t len = p - start;
 
 			if (!len)
-				return fail(c, EINVAL, "'%s': an empty event "
-					    "in the list.", list);
+				return fail(c, EINVAL, "'%s': an empty event in the list.", list);
 			if (c->nr == PERFCTR_NR_PMCS)
-				return fail(c, ENOSPC, "more than %d events: "
-					    "no CPU has that many counters.",
+				return fail(c, ENOSPC,
+					"more than %d events: no CPU has that many counters.",
 					    PERFCTR_NR_PMCS);
 			if (len >= sizeof(c->req[0].text))
 				return fail(c, EINVAL, "'%.40s...': too long.",
@@ -707,15 +712,15 @@ static int split(struct ctx *c, const char *list)
 static int check_modes(struct ctx *c, struct pe_req *r)
 {
 	if (!r->modes)
-		return fail(c, EINVAL, "'%s': counts in no mode; give :u, :k "
-			    "or neither.", r->text);
+		return fail(c, EINVAL, "'%s': counts in no mode; give :u, :k or neither.", r->text);
 	if (!c->lay->modes && r->explicit_modes)
-		return fail(c, EOPNOTSUPP, "'%s': this CPU's counters count "
-			    "user and kernel mode alike; drop :u or :k.",
+		return fail(c, EOPNOTSUPP,
+			"'%s': this CPU's counters count user and kernel mode alike; drop :u or :k.",
 			    r->text);
 	if (c->t->layout == PE_LAYOUT_P4 && !r->escrs)
-		return fail(c, EINVAL, "'%s': on the P4 name the ESCR too "
-			    "(escr=NAME, see p4-escrs.csv).", r->text);
+		return fail(c, EINVAL,
+			"'%s': on the P4 name the ESCR too (escr=NAME, see p4-escrs.csv).",
+			r->text);
 	return 0;
 }
 

@@ -1,0 +1,193 @@
+#!/usr/bin/env python3
+# SPDX-License-Identifier: GPL-2.0-only
+"""The generator's validation, one case per class of bad input.
+
+    test_jevents.py
+        builds a small valid table tree, checks that jevents.py takes it
+        (and that its C compiles), then breaks it one way at a time and
+        checks that jevents.py refuses each, naming the file and event;
+        and that it takes the project's own tables. Prints RESULT lines.
+"""
+
+import copy
+import json
+import os
+import subprocess
+import sys
+import tempfile
+
+ROOT = os.path.abspath(os.path.join(os.path.dirname(__file__), "..", ".."))
+JEVENTS = os.path.join(ROOT, "tools", "pmu-events", "jevents.py")
+
+GOOD_EVENT = {"EventName": "INST_RETIRED", "EventCode": "0xC0",
+              "BriefDescription": "Instructions retired.", "Counter": "0,1",
+              "Generic": "instructions"}
+MAPFILE = ("Family-model,Version,Filename,EventType\n"
+           "GenuineIntel-6-7,v1,pentium3,core\n# perfctr-import\n")
+ESCRS = "ESCR,Select,Counters\nCRU_ESCR0,4,12 13 16\n"
+
+
+PPC_EVENT = {"EventName": "CYC", "EventCode": "0x1", "Counter": "1,2",
+             "BriefDescription": "Cycles."}
+
+
+def tree(tmp, events=None, mapfile=MAPFILE, sources=True, extra=None,
+         ppc_events=None):
+    """A tools/pmu-events-like tree under tmp with one x86 table."""
+    base = os.path.join(tmp, "arch", "x86")
+    table = os.path.join(base, "pentium3")
+    os.makedirs(table)
+    os.makedirs(os.path.join(tmp, "arch", "powerpc", "750"))
+    with open(os.path.join(tmp, "arch", "powerpc", "mapfile.csv"), "w") as f:
+        f.write("h\n0x0008[[:xdigit:]]{4},v1,750,core\n")
+    with open(os.path.join(tmp, "arch", "powerpc", "750", "SOURCES"), "w") as f:
+        f.write("x\n")
+    with open(os.path.join(tmp, "arch", "powerpc", "750", "p.json"), "w") as f:
+        json.dump(ppc_events or [PPC_EVENT], f)
+    with open(os.path.join(base, "mapfile.csv"), "w") as f:
+        f.write(mapfile)
+    with open(os.path.join(base, "p4-escrs.csv"), "w") as f:
+        f.write(ESCRS)
+    if sources:
+        with open(os.path.join(table, "SOURCES"), "w") as f:
+            f.write("# the manual\n")
+    with open(os.path.join(table, "pipeline.json"), "w") as f:
+        if isinstance(events, str):
+            f.write(events)
+        else:
+            json.dump(events if events is not None else [GOOD_EVENT], f)
+    for name, text in (extra or {}).items():
+        path = os.path.join(base, name)
+        os.makedirs(os.path.dirname(path), exist_ok=True)
+        with open(path, "w") as f:
+            f.write(text)
+    return tmp
+
+
+def run(root, *args):
+    p = subprocess.run([sys.executable, JEVENTS] + list(args) + [root],
+                       capture_output=True, text=True)
+    return p.returncode, p.stdout + p.stderr
+
+
+def changed(**kv):
+    e = copy.deepcopy(GOOD_EVENT)
+    for k, v in kv.items():
+        if v is None:
+            e.pop(k, None)
+        else:
+            e[k] = v
+    return [e]
+
+
+# (name, tree() arguments, what the error must say)
+BAD = [
+    ("not-json", {"events": "[{"}, "pipeline.json: not valid JSON"),
+    ("not-an-array", {"events": "{}"}, "want a JSON array"),
+    ("unknown-key", {"events": changed(Colour="red")},
+     "INST_RETIRED: unknown key Colour"),
+    ("duplicate-name", {"events": [GOOD_EVENT, dict(GOOD_EVENT,
+                                                    Generic="")]},
+     "INST_RETIRED: duplicate name"),
+    ("duplicate-name-case", {"events": [GOOD_EVENT, dict(
+        GOOD_EVENT, EventName="inst_retired", Generic="")]},
+     "duplicate name"),
+    ("code-not-hex", {"events": changed(EventCode="192")},
+     "EventCode '192' is not a hex"),
+    ("code-malformed", {"events": changed(EventCode="0xC0G")},
+     "is not a hex"),
+    ("code-too-wide", {"events": changed(EventCode="0x1C0")},
+     "wider than this family's 8 bits"),
+    ("umask-too-wide", {"events": changed(UMask="0x100")},
+     "UMask 0x100 is out of range"),
+    ("cmask-too-big", {"events": changed(CounterMask="256")},
+     "CounterMask 256 is out of range"),
+    ("cmask-not-decimal", {"events": changed(CounterMask="0x2")},
+     "is not a decimal"),
+    ("flag-not-bool", {"events": changed(Invert="yes")},
+     "Invert 'yes'"),
+    ("counter-not-ours", {"events": changed(Counter="0,2")},
+     "'2' is not a counter of this family"),
+    ("fixed-not-ours", {"events": changed(Counter="Fixed counter 0")},
+     "no such fixed counter"),
+    ("no-counter", {"events": changed(Counter=None)}, "no Counter"),
+    ("no-code", {"events": changed(EventCode=None)}, "no EventCode"),
+    ("no-description", {"events": changed(BriefDescription=None)},
+     "no BriefDescription"),
+    ("bad-name", {"events": changed(EventName="INST RETIRED")},
+     "EventName 'INST RETIRED'"),
+    ("not-a-string", {"events": changed(Counter=1)},
+     "Counter must be a string"),
+    ("bad-generic", {"events": changed(Generic="instrs")},
+     "Generic 'instrs' is not one of"),
+    ("generic-twice", {"events": [GOOD_EVENT, dict(
+        GOOD_EVENT, EventName="X", EventCode="0xC1")]},
+     "Generic instructions on INST_RETIRED, X"),
+    ("extension-of-another-family", {"events": changed(ESCR="CRU_ESCR0")},
+     "unknown key ESCR"),
+    ("mapfile-nowhere", {"mapfile": MAPFILE + "GenuineIntel-6-8,v1,nope,core\n"},
+     "directory 'nope' does not exist"),
+    ("mapfile-bad-regex", {"mapfile": MAPFILE + "GenuineIntel-6-(8,v1,pentium3,core\n"},
+     "bad regular expression"),
+    ("mapfile-fields", {"mapfile": MAPFILE + "GenuineIntel-6-8,v1,pentium3\n"},
+     "want 4 fields"),
+    ("mapfile-uncore", {"mapfile": MAPFILE + "GenuineIntel-6-8,v1,pentium3,uncore\n"},
+     "perfctr drives core events only"),
+    ("directory-unnamed", {"extra": {"orphan/x.json": "[]"}},
+     "orphan: no mapfile row points here"),
+    ("no-sources", {"sources": False}, "no SOURCES file"),
+    ("no-events", {"events": []}, "no events"),
+    ("ppc-code-too-wide-for-pmc", {"ppc_events": [dict(
+        PPC_EVENT, EventCode="0x40", Counter="1,2")]},
+     "does not fit PMC2's 6-bit select"),
+    ("ppc-same-name-same-counter", {"ppc_events": [PPC_EVENT, dict(
+        PPC_EVENT, EventCode="0x2", Counter="2,3")]},
+     "CYC: duplicate name"),
+    ("ppc-no-such-pmc", {"ppc_events": [dict(PPC_EVENT, Counter="5")]},
+     "'5' is not a counter of this family"),
+]
+# One name, two codes on disjoint PMCs, is the ppc32 exception: taken.
+GOOD_PPC_SPLIT = [PPC_EVENT, dict(PPC_EVENT, EventCode="0x2", Counter="3,4")]
+
+
+def check_good(results):
+    with tempfile.TemporaryDirectory() as tmp:
+        root = tree(tmp)
+        rc, out = run(root, "--check")
+        results.append(("accepts-valid", rc == 0, out))
+    with tempfile.TemporaryDirectory() as tmp:
+        rc, out = run(tree(tmp, ppc_events=GOOD_PPC_SPLIT), "--check")
+        results.append(("accepts-ppc-name-per-code", rc == 0, out))
+    with tempfile.TemporaryDirectory() as tmp:
+        root = tree(tmp)
+        c = os.path.join(tmp, "pe.c")
+        rc, out = run(root, "--arch", "x86", "-o", c)
+        ok = rc == 0
+        if ok:
+            p = subprocess.run(["cc", "-c", "-Wall", "-Werror", "-I",
+                                os.path.join(ROOT, "tools", "lib", "perfctr"),
+                                "-o", os.path.join(tmp, "pe.o"), c],
+                               capture_output=True, text=True)
+            ok, out = p.returncode == 0, p.stderr
+        results.append(("emits-c-that-compiles", ok, out))
+    rc, out = run(os.path.join(ROOT, "tools", "pmu-events"), "--check")
+    results.append(("project-tables", rc == 0, out))
+
+
+def main():
+    results = []
+    check_good(results)
+    for name, args, says in BAD:
+        with tempfile.TemporaryDirectory() as tmp:
+            rc, out = run(tree(tmp, **args), "--check")
+            results.append(("rejects-" + name, rc == 1 and says in out,
+                            "rc %d, want 1 and '%s' in:\n%s" % (rc, says, out)))
+    for name, ok, why in results:
+        print("RESULT %s jevents:%s" % ("PASS" if ok else "FAIL", name))
+        if not ok:
+            print("    " + why.strip().replace("\n", "\n    "))
+    return 0 if all(ok for _, ok, _ in results) else 1
+
+
+if __name__ == "__main__":
+    sys.exit(main())
