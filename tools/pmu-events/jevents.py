@@ -47,7 +47,8 @@ LAYOUT_IDS = list(LAYOUTS)
 # Our directories' layouts.
 DIR_LAYOUT = {
     "x86": {
-        "p5": "p5", "p5mmx": "p5", "cyrix-mii": "mii", "winchip": "winchip", "winchip-c6": "winchip",
+        "p5": "p5", "p5mmx": "p5", "cyrix-mii": "mii", "winchip": "winchip",
+        "winchip-c6": "winchip",
         "c3": "c3", "pentiumpro": "p6", "pentium2": "p6", "pentium3": "p6",
         "pentium-m": "p6", "core": "arch", "core2": "arch", "arch": "arch",
         "netburst": "p4", "k7": "k7", "k8": "k7", "fam10h": "amd10h",
@@ -71,15 +72,6 @@ PERF_KEYS = {"EventName", "EventCode", "UMask", "BriefDescription",
 OUR_KEYS = {"Generic", "Duration", "ESCR", "PebsEnable", "PebsMatrixVert",
             "Threshold", "Unsupported"}
 FLAG_KEYS = ("Invert", "EdgeDetect", "Duration", "Threshold")
-
-# perf's keys that its own tables use; an imported file may have them
-# (and perf's typos) and they are ignored with a note, never an error.
-IMPORT_IGNORED = {"SampleAfterValue", "PEBS", "Data_LA", "Errata",
-                  "Deprecated", "Experimental", "PerPkg", "ScaleUnit",
-                  "CounterHTOff", "PDIR_COUNTER", "TakenAlone", "L1_Hit_Indication",
-                  "ELLC", "CollectPEBSRecord", "Offcore", "PortMask",
-                  "FCMask", "Filter", "EnAllCores", "EnAllSlices", "SliceId",
-                  "ThreadMask", "RdWrMask", "UMaskExt", "PublicDescription"}
 
 # Imported events that implement perf's generic names (perf's own
 # kernel event maps, arch/x86/events/intel/core.c and amd/core.c).
