@@ -26,14 +26,12 @@ int arch_cpuid(char *buf, size_t size)
 /* rPSS: PMC number P (0: any), PMCnSEL value SS. */
 int arch_raw(unsigned int layout, unsigned long long cfg, struct pe_req *r)
 {
-	unsigned int pmc = cfg >> 8, n;
+	unsigned int pmc = cfg >> 8;
 
 	(void)layout;
 	if (pmc > 6)
 		return -1;
-	r->code = cfg & 0xFF;
-	for (n = 0; n < 8; n++)
-		r->pmc_code[n] = r->code;
+	r->code = cfg & 0xFF;		/* events.c fits it to each PMC */
 	if (pmc)
 		r->counters &= 1U << (pmc - 1);
 	return 0;

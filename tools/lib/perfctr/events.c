@@ -525,9 +525,11 @@ static int parse_raw(struct ctx *c, struct pe_req *r, const char *hex)
 		r->text) : 0;
 }
 
-static int parse_mods(struct ctx *c, struct pe_req *r, char *mods, int named)
+/* :-separated modifiers and terms after a name or cpu/.../; no names. */
+static int parse_mods(struct ctx *c, struct pe_req *r, char *mods)
 {
 	char *save = NULL, *w;
+	int named = 1;
 
 	for (w = strtok_r(mods, ":", &save); w; w = strtok_r(NULL, ":", &save))
 		if (parse_term(c, r, w, &named, 0))
@@ -574,7 +576,7 @@ static int parse_req(struct ctx *c, struct pe_req *r, unsigned int modes)
 		     w = strtok_r(NULL, ",", &save))
 			if (parse_term(c, r, w, &named, 1))
 				return -1;
-		if (*(end + 1) && parse_mods(c, r, end + 1, 1))
+		if (*(end + 1) && parse_mods(c, r, end + 1))
 			return -1;
 	} else {
 		colon = strchr(p, ':');
@@ -589,7 +591,7 @@ static int parse_req(struct ctx *c, struct pe_req *r, unsigned int modes)
 				return -1;
 			named = 1;
 		}
-		if (colon && parse_mods(c, r, colon, 1))
+		if (colon && parse_mods(c, r, colon))
 			return -1;
 	}
 	if (!r->explicit_modes)
