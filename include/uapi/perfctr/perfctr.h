@@ -118,7 +118,23 @@ struct vperfctr_control {
 
 #define VPERFCTR_PRESERVE_TSC		0x80000000U
 #define VPERFCTR_CONTROL_CLOEXEC	0x00000001U	/* unlink at exec */
-#define VPERFCTR_CONTROL_FLAGS		VPERFCTR_CONTROL_CLOEXEC
+#define VPERFCTR_CONTROL_INHERIT	0x00000002U	/* new threads and children count too */
+#define VPERFCTR_CONTROL_FLAGS		(VPERFCTR_CONTROL_CLOEXEC | \
+					 VPERFCTR_CONTROL_INHERIT)
+
+/*
+ * <tid>/children: the inherited total of the set whose control was
+ * written with VPERFCTR_CONTROL_INHERIT (the root of its tree): the sums
+ * of every member that has exited or left the tree, added once each.
+ * Zeroes for a set that is no tree's root. Read whole at offset 0.
+ */
+struct vperfctr_children {
+	__u32 live;		/* members made and not yet exited */
+	__u32 exited;		/* members whose sums are in sums */
+	__u32 lost;		/* threads made uncounted (see virtual.rst) */
+	__u32 _reserved;
+	struct perfctr_sum_ctrs sums;
+};
 
 /*
  * <tid>/state: page 0, mapped read-only by the owner. The kernel makes
