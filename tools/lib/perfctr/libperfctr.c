@@ -14,16 +14,21 @@
 #define _GNU_SOURCE
 #include <errno.h>
 #include <fcntl.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
+#include <sys/socket.h>
+#include <sys/vfs.h>
 #include <unistd.h>
 
 #include "libperfctr.h"
 #include "pmc-view.h"
 
 #define INFO_PATH	PERFCTR_ROOT "/info"
+/* statfs()'s f_type of the perfctr file system (virtual.rst). */
+#define PERFCTR_FS_MAGIC	0x70637472
 
 struct vperfctr {
 	/*
@@ -41,6 +46,8 @@ struct vperfctr {
 	int sums_fd;
 	int command_fd;
 	int status_fd;
+	int children_fd;	/* -1: a module without <tid>/children */
+	pid_t tid;
 	int can_tsc;		/* RDTSC usable: fast_tsc may be set */
 	int can_ctrs;		/* and RDPMC too: fast_ctrs may be set */
 };
@@ -169,7 +176,13 @@ const char *perfctr_explain(int err)
 		       "them back: echo 1 > " PERFCTR_ROOT "/reclaim";
 	case EINVAL:
 		return "the control is not valid for this CPU: see the rules\n"
-		       "for its family in Documentation/perfctr/";
+		       "for its family in Documentation/perfctr/; inheritance\n"
+		       "(VPERFCTR_CONTROL_INHERIT) refuses i-mode counters, and\n"
+		       "modules older than inheritance refuse the flag";
+	case ESRCH:
+		return "the thread has exited (its files must be opened while it\n"
+		       "lives to read its final counts), or it ran a setuid,\n"
+		       "setgid or file-capability program after they were opened";
 	case EOPNOTSUPP:
 		return "this kernel has no sched_process_exec tracepoint\n"
 		       "(CONFIG_TRACEPOINTS), which per-thread counters need";
@@ -254,6 +267,8 @@ static void vp_free(struct vperfctr *vp)
 		close(vp->command_fd);
 	if (vp->status_fd >= 0)
 		close(vp->status_fd);
+	if (vp->children_fd >= 0)
+		close(vp->children_fd);
 	free(vp);
 	errno = saved;
 }
@@ -310,7 +325,36 @@ static int vp_openat(int dfd, const char *name, int flags, int *fd)
 	return *fd < 0 ? -1 : 0;
 }
 
-static struct vperfctr *vp_open(const char *dir, int self)
+/* A handle with no file open yet. */
+static struct vperfctr *vp_alloc(pid_t tid)
+{
+	struct vperfctr *vp = calloc(1, sizeof(*vp));
+
+	if (!vp)
+		return NULL;
+	vp->state_fd = -1;
+	vp->control_fd = -1;
+	vp->sums_fd = -1;
+	vp->command_fd = -1;
+	vp->status_fd = -1;
+	vp->children_fd = -1;
+	vp->tid = tid;
+	vp->state_size = sysconf(_SC_PAGESIZE);
+	return vp;
+}
+
+/*
+ * children came with inheritance: a module without it has no such file,
+ * and its handles simply have no inherited totals to read.
+ */
+static int vp_open_children(int dfd, int *fd)
+{
+	if (!vp_openat(dfd, "children", O_RDONLY, fd))
+		return 0;
+	return errno == ENOENT ? 0 : -1;
+}
+
+static struct vperfctr *vp_open(const char *dir, pid_t tid, int self)
 {
 	struct perfctr_info info;
 	struct vperfctr *vp;
@@ -322,15 +366,9 @@ static struct vperfctr *vp_open(const char *dir, int self)
 		errno = EPROTO;
 		return NULL;
 	}
-	vp = calloc(1, sizeof(*vp));
+	vp = vp_alloc(tid);
 	if (!vp)
 		return NULL;
-	vp->state_fd = -1;
-	vp->control_fd = -1;
-	vp->sums_fd = -1;
-	vp->command_fd = -1;
-	vp->status_fd = -1;
-	vp->state_size = sysconf(_SC_PAGESIZE);
 	dfd = open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
 	if (dfd < 0)
 		goto fail;
@@ -338,6 +376,7 @@ static struct vperfctr *vp_open(const char *dir, int self)
 	    vp_openat(dfd, "sums", O_RDONLY, &vp->sums_fd) ||
 	    vp_openat(dfd, "command", O_WRONLY, &vp->command_fd) ||
 	    vp_openat(dfd, "status", O_RDONLY, &vp->status_fd) ||
+	    vp_open_children(dfd, &vp->children_fd) ||
 	    (self && vp_open_state(vp, dfd, &info)))
 		goto fail_dir;
 	close(dfd);
@@ -357,7 +396,7 @@ fail:
 
 struct vperfctr *vperfctr_open(void)
 {
-	return vp_open(PERFCTR_ROOT "/self", 1);
+	return vp_open(PERFCTR_ROOT "/self", gettid(), 1);
 }
 
 struct vperfctr *vperfctr_open_tid(pid_t tid)
@@ -369,7 +408,7 @@ struct vperfctr *vperfctr_open_tid(pid_t tid)
 		return NULL;
 	}
 	snprintf(dir, sizeof(dir), PERFCTR_ROOT "/%d", (int)tid);
-	return vp_open(dir, 0);
+	return vp_open(dir, tid, 0);
 }
 
 void vperfctr_close(struct vperfctr *vp)
@@ -381,6 +420,11 @@ void vperfctr_close(struct vperfctr *vp)
 const struct vperfctr_state *vperfctr_state(const struct vperfctr *vp)
 {
 	return vp->state;
+}
+
+pid_t vperfctr_tid(const struct vperfctr *vp)
+{
+	return vp->tid;
 }
 
 /* The files */
@@ -447,6 +491,16 @@ int vperfctr_read_status(struct vperfctr *vp, char *buf, size_t size)
 	return 0;
 }
 
+int vperfctr_read_children(struct vperfctr *vp, struct vperfctr_children *ch)
+{
+	if (vp->children_fd < 0) {
+		errno = EOPNOTSUPP;
+		return -1;
+	}
+	return io_result(pread(vp->children_fd, ch, sizeof(*ch), 0),
+			 sizeof(*ch));
+}
+
 static int vp_command(struct vperfctr *vp, __u32 cmd)
 {
 	return io_result(pwrite(vp->command_fd, &cmd, sizeof(cmd), 0),
@@ -484,6 +538,174 @@ int vperfctr_unlink(struct vperfctr *vp)
 	vp->fast_tsc = NULL;
 	vp->fast_ctrs = NULL;
 	return 0;
+}
+
+/*
+ * Passing a handle to another process: one message on an AF_UNIX socket,
+ * a struct vp_msg with the five files' descriptors (SCM_RIGHTS). The
+ * receiver treats it as hostile: anything but exactly this, on perfctr's
+ * own files opened as vp_open() opens them, is refused and every
+ * descriptor that came with it closed.
+ */
+#define VP_MSG_MAGIC	0x76706d31U	/* "vpm1" */
+#define VP_MSG_NFDS	5
+
+struct vp_msg {
+	__u32 magic;
+	__s32 tid;
+};
+
+/* The handle's files in message order, and the modes vp_open() gives. */
+static const size_t vp_msg_off[VP_MSG_NFDS] = {
+	offsetof(struct vperfctr, control_fd),
+	offsetof(struct vperfctr, sums_fd),
+	offsetof(struct vperfctr, command_fd),
+	offsetof(struct vperfctr, status_fd),
+	offsetof(struct vperfctr, children_fd),
+};
+
+static const int vp_msg_mode[VP_MSG_NFDS] = {
+	O_RDWR, O_RDONLY, O_WRONLY, O_RDONLY, O_RDONLY
+};
+
+static int *vp_msg_fd(struct vperfctr *vp, unsigned int i)
+{
+	return (int *)((char *)vp + vp_msg_off[i]);
+}
+
+/* Room for the descriptors and for credentials (SO_PASSCRED) besides. */
+union vp_cmsg_buf {
+	struct cmsghdr h;
+	char buf[CMSG_SPACE(sizeof(struct ucred)) +
+		 CMSG_SPACE(VP_MSG_NFDS * sizeof(int))];
+};
+
+int vperfctr_send(const struct vperfctr *vp, int sock)
+{
+	struct vp_msg m = { VP_MSG_MAGIC, vp->tid };
+	struct iovec iov = { &m, sizeof(m) };
+	union vp_cmsg_buf u;
+	struct msghdr mh;
+	struct cmsghdr *c;
+	unsigned int i;
+	ssize_t n;
+
+	if (vp->children_fd < 0) {
+		errno = EOPNOTSUPP;
+		return -1;
+	}
+	memset(&u, 0, sizeof(u));
+	memset(&mh, 0, sizeof(mh));
+	mh.msg_iov = &iov;
+	mh.msg_iovlen = 1;
+	mh.msg_control = u.buf;
+	mh.msg_controllen = CMSG_SPACE(VP_MSG_NFDS * sizeof(int));
+	c = CMSG_FIRSTHDR(&mh);
+	c->cmsg_level = SOL_SOCKET;
+	c->cmsg_type = SCM_RIGHTS;
+	c->cmsg_len = CMSG_LEN(VP_MSG_NFDS * sizeof(int));
+	for (i = 0; i < VP_MSG_NFDS; i++)
+		memcpy(CMSG_DATA(c) + i * sizeof(int),
+		       (const char *)vp + vp_msg_off[i], sizeof(int));
+	do
+		n = sendmsg(sock, &mh, MSG_NOSIGNAL);
+	while (n < 0 && errno == EINTR);
+	return io_result(n, sizeof(m));
+}
+
+/*
+ * Every descriptor of every SCM_RIGHTS header into @fds (at most @max;
+ * any beyond are closed at once); returns how many there were in all.
+ */
+static unsigned int take_fds(struct msghdr *mh, int *fds, unsigned int max)
+{
+	unsigned int total = 0, i, n;
+	struct cmsghdr *c;
+	int fd;
+
+	for (c = CMSG_FIRSTHDR(mh); c; c = CMSG_NXTHDR(mh, c)) {
+		if (c->cmsg_level != SOL_SOCKET || c->cmsg_type != SCM_RIGHTS ||
+		    c->cmsg_len < CMSG_LEN(0))
+			continue;
+		n = (c->cmsg_len - CMSG_LEN(0)) / sizeof(int);
+		for (i = 0; i < n; i++, total++) {
+			memcpy(&fd, CMSG_DATA(c) + i * sizeof(int), sizeof(fd));
+			if (total < max)
+				fds[total] = fd;
+			else
+				close(fd);
+		}
+	}
+	return total;
+}
+
+/* Descriptor @i of a message: a perfctr file opened as vp_open() does. */
+static int msg_fd_ok(int fd, unsigned int i)
+{
+	struct statfs sfs;
+	int fl = fcntl(fd, F_GETFL);
+
+	return fl >= 0 && (fl & O_ACCMODE) == vp_msg_mode[i] &&
+	       !fstatfs(fd, &sfs) && sfs.f_type == PERFCTR_FS_MAGIC;
+}
+
+/* 0, or minus the errno that refuses the message (vperfctr_receive()). */
+static int msg_check(const struct msghdr *mh, ssize_t n, const struct vp_msg *m,
+		     const int *fds, unsigned int nfds)
+{
+	unsigned int i;
+
+	if (!n && !nfds)
+		return -ENOMSG;			/* the peer closed */
+	if ((mh->msg_flags & MSG_CTRUNC) || nfds != VP_MSG_NFDS)
+		return -EPROTO;
+	if ((mh->msg_flags & MSG_TRUNC) || n != sizeof(*m) ||
+	    m->magic != VP_MSG_MAGIC || m->tid <= 0)
+		return -EBADMSG;
+	for (i = 0; i < VP_MSG_NFDS; i++)
+		if (!msg_fd_ok(fds[i], i))
+			return -EBADMSG;
+	return 0;
+}
+
+struct vperfctr *vperfctr_receive(int sock)
+{
+	struct vp_msg m = { 0, 0 };
+	struct iovec iov = { &m, sizeof(m) };
+	int fds[VP_MSG_NFDS], err;
+	struct vperfctr *vp = NULL;
+	union vp_cmsg_buf u;
+	unsigned int nfds, i;
+	struct msghdr mh;
+	ssize_t n;
+
+	memset(&mh, 0, sizeof(mh));
+	mh.msg_iov = &iov;
+	mh.msg_iovlen = 1;
+	mh.msg_control = u.buf;
+	mh.msg_controllen = sizeof(u.buf);
+	do
+		n = recvmsg(sock, &mh, MSG_CMSG_CLOEXEC);
+	while (n < 0 && errno == EINTR);
+	if (n < 0)
+		return NULL;
+	nfds = take_fds(&mh, fds, VP_MSG_NFDS);
+	err = -msg_check(&mh, n, &m, fds, nfds);
+	if (!err) {
+		vp = vp_alloc(m.tid);
+		err = vp ? 0 : errno;
+	}
+	for (i = 0; i < nfds && i < VP_MSG_NFDS; i++) {
+		if (err)
+			close(fds[i]);
+		else
+			*vp_msg_fd(vp, i) = fds[i];
+	}
+	if (err) {
+		errno = err;
+		return NULL;
+	}
+	return vp;
 }
 
 /*

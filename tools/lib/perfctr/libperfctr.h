@@ -61,12 +61,34 @@ struct vperfctr *vperfctr_open(void);
 /* Another thread's (ptrace-attach permission needed); no state page. */
 struct vperfctr *vperfctr_open_tid(pid_t tid);
 void vperfctr_close(struct vperfctr *vp);
+/* The thread the handle was opened for, as its opener named it. */
+pid_t vperfctr_tid(const struct vperfctr *vp);
+
+/*
+ * Passing a handle to another process: vperfctr_send() sends its files
+ * (control, sums, command, status, children) and its tid as one message
+ * on a connected AF_UNIX socket (SCM_RIGHTS). vperfctr_receive() makes a
+ * remote handle (no state page) of them, refusing anything else with
+ * ENOMSG (the peer closed), EPROTO (not five descriptors, or truncated)
+ * or EBADMSG (not the payload, or not perfctr's files as opened by
+ * vperfctr_open()); it closes whatever descriptors came. The descriptors
+ * go on working after the thread exits: they read its final counts.
+ */
+int vperfctr_send(const struct vperfctr *vp, int sock);
+struct vperfctr *vperfctr_receive(int sock);
 
 int vperfctr_control(struct vperfctr *vp, const struct vperfctr_control *ctl);
 int vperfctr_read_control(struct vperfctr *vp, struct vperfctr_control *ctl);
 
 /* One read() of the sums file: always exact, costs a system call. */
 int vperfctr_read_sums(struct vperfctr *vp, struct perfctr_sum_ctrs *sums);
+
+/*
+ * <tid>/children: what the members of an inheriting set's tree that have
+ * exited added up to (VPERFCTR_CONTROL_INHERIT). The whole count is the
+ * sums plus these. EOPNOTSUPP where the module has no children file.
+ */
+int vperfctr_read_children(struct vperfctr *vp, struct vperfctr_children *ch);
 
 /*
  * The fast path, for vperfctr_open() handles: the sums from the state
