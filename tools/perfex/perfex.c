@@ -1,7 +1,10 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
- * perfex: perfctr's counting tool (Documentation/perfctr/events.rst).
+ * perfex: perfctr's counting tool (Documentation/perfctr/perfex.rst).
  *
+ *   perfex [-e EV[,EV...]]... [-x SEP | -j] [-o FILE] [-r N] [--] CMD [ARG...]
+ *                                        counts CMD, its threads and its
+ *                                        children, as perf stat does
  *   perfex -l [-v] [--cpuid=ID] [GLOB]   this CPU's events (or ID's)
  *   perfex -i                            the driver's information
  *   perfex [--cpuid=ID] --table          the event table of this CPU (ID)
@@ -9,6 +12,7 @@
  *                                        the control it would write
  *
  * -l and --print-control need no module: the tables are in libperfctr.
+ * This file reads the command line; run.c counts, print.c prints.
  */
 #define _GNU_SOURCE
 #include <errno.h>
@@ -16,27 +20,40 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
-#include "libperfctr.h"
+#include "perfex.h"
 
-#define EX_USAGE	2	/* bad command line, as a shell's builtins */
-
-struct opts {
-	int list, info, verbose, print_control, table;
-	const char *cpuid;
-	char events[4096];
-};
+static void print_usage(FILE *f)
+{
+	fprintf(f,
+		"usage: perfex [-e EVENT[,EVENT...]]... [-x SEP | -j] [-o FILE] [-r N]\n"
+		"              [--] COMMAND [ARG...]\n"
+		"       perfex -l [-v] [--cpuid=ID] [GLOB]\n"
+		"       perfex -i\n"
+		"       perfex [--cpuid=ID] --table\n"
+		"       perfex [--cpuid=ID] -e EVENT[,EVENT...]... --print-control\n");
+}
 
 static void print_help(FILE *f)
 {
+	print_usage(f);
 	fprintf(f,
-		"usage: perfex -l [-v] [--cpuid=ID] [GLOB]\n"
-		"       perfex -i\n"
-		"       perfex [--cpuid=ID] --table\n"
-		"       perfex [--cpuid=ID] -e EVENT[,EVENT...]... --print-control\n"
+		"Counts COMMAND with its threads and children, as perf stat does:\n"
+		"  -e EVENTS  what to count (default: cycles, instructions, branches,\n"
+		"             branch-misses where this CPU has them); the TSC always\n"
+		"  -x SEP     perf stat's CSV fields, separated by SEP\n"
+		"  -j         perf stat's JSON, one object a line\n"
+		"  -o FILE    the counts to FILE (default: standard error)\n"
+		"  -r N       run N times: each count's mean and spread\n"
+		"  -l         list this CPU's events; -v with descriptions\n"
+		"  -i         the driver's information\n"
 		"EVENT: NAME[:u|:k], cpu/event=0xNN,umask=0xNN[,cmask=N,inv,edge]/[u|k],\n"
-		"       rHEX (perf's raw syntax); 'perfex -l' lists the names.\n");
+		"       rHEX (perf's raw syntax); 'perfex -l' lists the names.\n"
+		"Exit status: COMMAND's; 128+N if signal N killed it; 127 not found,\n"
+		"126 not executable; 2 usage; 1 perfex could not count.\n"
+		"See Documentation/perfctr/perfex.rst.\n");
 }
 
 static int list_one(const struct perfctr_event_info *ev, void *arg)
@@ -53,27 +70,6 @@ static int list_one(const struct perfctr_event_info *ev, void *arg)
 	if (ev->unsupported)
 		printf("  unsupported: %s\n", ev->unsupported);
 	return 0;
-}
-
-/* The table of --cpuid, PERFCTR_CPUID, the module's or the CPU's id. */
-static const struct perfctr_event_table *pick_table(const struct opts *o)
-{
-	const struct perfctr_event_table *t;
-	char id[64];
-
-	if (o->cpuid) {
-		snprintf(id, sizeof(id), "%s", o->cpuid);
-	} else if (perfctr_cpuid(id, sizeof(id))) {
-		fprintf(stderr,
-			"perfex: cannot tell this CPU's id; give one with --cpuid=ID (e.g. GenuineIntel-6-2E)\n");
-		return NULL;
-	}
-	t = perfctr_event_table(id);
-	if (!t)
-		fprintf(stderr,
-			"perfex: no event table for CPU id '%s'; raw events (rNNNN) still need one: check the id, or see Documentation/perfctr/events.rst to add a CPU\n",
-			id);
-	return t;
 }
 
 static int do_info(void)
@@ -101,16 +97,6 @@ static int do_info(void)
 	       info.cpus_forbidden[0] ? info.cpus_forbidden : "none",
 	       info.fallback, info.paranoid, info.reserved_by);
 	return 0;
-}
-
-/* Kernel mode too where the policy lets this user have it. */
-static unsigned int default_modes(void)
-{
-	struct perfctr_info info;
-
-	if (!perfctr_info(&info) && info.paranoid >= 2 && geteuid() != 0)
-		return PERFCTR_EVENT_USER;
-	return PERFCTR_EVENT_USER | PERFCTR_EVENT_KERNEL;
 }
 
 static void print_array(const char *name, const __u32 *v, unsigned int n,
@@ -152,7 +138,7 @@ static void print_control(const struct vperfctr_control *ctl,
 
 static int do_control(const struct opts *o)
 {
-	const struct perfctr_event_table *t = pick_table(o);
+	const struct perfctr_event_table *t = pick_table(o->cpuid);
 	struct perfctr_event_set set;
 	struct vperfctr_control ctl;
 
@@ -179,6 +165,70 @@ static int add_events(struct opts *o, const char *arg)
 	return 0;
 }
 
+/* -r N: a count of runs, 1 or more. */
+static int parse_repeat(struct opts *o, const char *arg)
+{
+	unsigned long n;
+	char *end;
+
+	errno = 0;
+	n = strtoul(arg, &end, 10);
+	if (errno || *end || end == arg || arg[0] == '-' || !n || n > 1000000) {
+		fprintf(stderr, "perfex: -r %s: give a number of runs, 1 or more\n",
+			arg);
+		return -1;
+	}
+	o->repeat = n;
+	return 0;
+}
+
+static int parse_option(struct opts *o, int c)
+{
+	switch (c) {
+	case 'l':
+		o->list = 1;
+		break;
+	case 'i':
+		o->info = 1;
+		break;
+	case 'v':
+		o->verbose = 1;
+		break;
+	case 'C':
+		o->cpuid = optarg;
+		break;
+	case 'P':
+		o->print_control = 1;
+		break;
+	case 'T':
+		o->table = 1;
+		break;
+	case 'e':
+		return add_events(o, optarg);
+	case 'x':
+		if (!optarg[0]) {
+			fprintf(stderr, "perfex: -x needs a separator, e.g. -x ';'\n");
+			return -1;
+		}
+		o->sep = optarg;
+		break;
+	case 'j':
+		o->json = 1;
+		break;
+	case 'o':
+		o->output = optarg;
+		break;
+	case 'r':
+		return parse_repeat(o, optarg);
+	case 'h':
+		print_help(stdout);
+		exit(0);
+	default:
+		return -1;
+	}
+	return 0;
+}
+
 static int parse_args(struct opts *o, int argc, char **argv)
 {
 	static const struct option longopts[] = {
@@ -186,6 +236,10 @@ static int parse_args(struct opts *o, int argc, char **argv)
 		{ "info", no_argument, NULL, 'i' },
 		{ "verbose", no_argument, NULL, 'v' },
 		{ "event", required_argument, NULL, 'e' },
+		{ "field-separator", required_argument, NULL, 'x' },
+		{ "json", no_argument, NULL, 'j' },
+		{ "output", required_argument, NULL, 'o' },
+		{ "repeat", required_argument, NULL, 'r' },
 		{ "cpuid", required_argument, NULL, 'C' },
 		{ "print-control", no_argument, NULL, 'P' },
 		{ "table", no_argument, NULL, 'T' },
@@ -194,58 +248,83 @@ static int parse_args(struct opts *o, int argc, char **argv)
 	};
 	int c;
 
-	while ((c = getopt_long(argc, argv, "+live:h", longopts, NULL)) != -1) {
-		switch (c) {
-		case 'l':
-			o->list = 1;
-			break;
-		case 'i':
-			o->info = 1;
-			break;
-		case 'v':
-			o->verbose = 1;
-			break;
-		case 'C':
-			o->cpuid = optarg;
-			break;
-		case 'P':
-			o->print_control = 1;
-			break;
-		case 'T':
-			o->table = 1;
-			break;
-		case 'e':
-			if (add_events(o, optarg))
-				return -1;
-			break;
-		case 'h':
-			print_help(stdout);
-			exit(0);
-		default:
+	o->repeat = 1;
+	while ((c = getopt_long(argc, argv, "+live:x:jo:r:h", longopts,
+				NULL)) != -1)
+		if (parse_option(o, c))
 			return -1;
-		}
+	if (o->sep && o->json) {
+		fprintf(stderr, "perfex: -x and -j: give one output format\n");
+		return -1;
 	}
 	return 0;
+}
+
+/* Counting COMMAND: 0 or perfex's exit status, else the command's. */
+static int count(const struct opts *o)
+{
+	struct stats s = { 0 };
+	int ret, status = 0;
+	struct counts c;
+	struct plan p;
+	FILE *out = stderr;
+	unsigned int i;
+
+	if (o->output) {
+		out = fopen(o->output, "we");
+		if (!out) {
+			fprintf(stderr, "perfex: -o %s: %s: check the path and its permissions\n",
+				o->output, strerror(errno));
+			return EX_FAIL;
+		}
+	}
+	ret = make_plan(o, &p);
+	for (i = 0; !ret && i < o->repeat; i++) {
+		ret = run_command(&p, o->cmd, &c, &status);
+		if (ret)
+			break;
+		stats_add(&s, &p, &c);
+		/* As perf stat stops on ^C: a killed run ends the series. */
+		if (WIFSIGNALED(status))
+			break;
+	}
+	if (s.runs)
+		print_stats(out, o, &p, &s);
+	if (out != stderr && fclose(out) && !ret) {
+		fprintf(stderr, "perfex: -o %s: %s\n", o->output, strerror(errno));
+		ret = EX_FAIL;
+	}
+	if (ret)
+		return ret;
+	if (WIFSIGNALED(status))
+		return 128 + WTERMSIG(status);
+	return WEXITSTATUS(status);
 }
 
 int main(int argc, char **argv)
 {
 	const struct perfctr_event_table *t;
 	struct opts o = { 0 };
+	int other = 0;
 
 	if (parse_args(&o, argc, argv))
 		goto bad;
+	other = o.list || o.info || o.table || o.print_control;
+	if (other && (o.sep || o.json || o.output || o.repeat > 1)) {
+		fprintf(stderr, "perfex: -x, -j, -o and -r are for counting a command\n");
+		goto bad;
+	}
 	if (o.list) {
 		if (optind < argc - 1)
 			goto bad;
-		t = pick_table(&o);
+		t = pick_table(o.cpuid);
 		return t ? perfctr_event_list(t, optind < argc ? argv[optind] :
 					      NULL, list_one, &o) : 1;
 	}
 	if (o.info && optind == argc)
 		return do_info();
 	if (o.table && optind == argc) {
-		t = pick_table(&o);
+		t = pick_table(o.cpuid);
 		if (t)
 			printf("%s%s\n", perfctr_event_table_name(t),
 			       perfctr_event_table_imported(t) ?
@@ -254,10 +333,14 @@ int main(int argc, char **argv)
 	}
 	if (o.print_control && o.events[0] && optind == argc)
 		return do_control(&o);
-	if (o.events[0] && !o.print_control)
-		fprintf(stderr,
-			"perfex: counting a command comes next; for now add --print-control to see the control\n");
+	if (!other && optind < argc) {
+		o.cmd = argv + optind;
+		return count(&o);
+	}
+	if (!other)
+		fprintf(stderr, "perfex: no command to count\n");
 bad:
-	print_help(stderr);
+	print_usage(stderr);
+	fprintf(stderr, "perfex --help says more.\n");
 	return EX_USAGE;
 }

@@ -1,0 +1,73 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+/*
+ * perfex: what its three parts share. perfex.c reads the command line
+ * and lists events; run.c turns the events into a control and counts a
+ * command with it; print.c prints the counts as perf stat would
+ * (Documentation/perfctr/perfex.rst).
+ */
+#ifndef _PERFEX_H
+#define _PERFEX_H
+
+#include <stdio.h>
+
+#include "libperfctr.h"
+
+/* Exit statuses of perfex's own (the command's are passed on). */
+#define EX_FAIL		1	/* perfex could not count */
+#define EX_USAGE	2	/* bad command line, as a shell's builtins */
+#define EX_NOEXEC	126	/* the command cannot be executed */
+#define EX_NOTFOUND	127	/* no such command */
+
+struct opts {
+	int list, info, verbose, print_control, table, json;
+	const char *cpuid;
+	const char *sep;	/* -x: CSV with this separator */
+	const char *output;	/* -o */
+	unsigned int repeat;	/* -r */
+	char events[4096];	/* -e, joined with commas */
+	char **cmd;		/* the command and its arguments */
+};
+
+/* What a run counts, and how its rows are named. */
+struct plan {
+	struct vperfctr_control ctl;
+	struct perfctr_event_set set;	/* set.ev[i]: row i, its counter */
+	int counted;		/* 0: the events are shown unsupported */
+	struct perfctr_info info;
+	unsigned long long tsc_khz;	/* TSC ticks per ms; 0: unknown */
+};
+
+/* One run's totals: the command's own plus its members'. */
+struct counts {
+	unsigned long long tsc;
+	unsigned long long ev[PERFCTR_NR_PMCS];	/* by row */
+	double elapsed;		/* seconds, from go to waitpid() */
+	int dropped;		/* the counters were removed at exec */
+};
+
+/* Mean and spread over the runs, one per row (Welford's method). */
+struct stat_acc {
+	unsigned int n;
+	double mean, m2;
+};
+
+struct stats {
+	unsigned int runs;
+	int dropped;
+	struct stat_acc ev[PERFCTR_NR_PMCS], tsc, elapsed;
+};
+
+/* run.c */
+unsigned int default_modes(void);
+const struct perfctr_event_table *pick_table(const char *cpuid);
+int make_plan(const struct opts *o, struct plan *p);
+int run_command(const struct plan *p, char **cmd, struct counts *c,
+		int *status);
+void one_line(FILE *f, const char *prefix, const char *text);
+
+/* print.c */
+void stats_add(struct stats *s, const struct plan *p, const struct counts *c);
+void print_stats(FILE *f, const struct opts *o, const struct plan *p,
+		 const struct stats *s);
+
+#endif /* _PERFEX_H */

@@ -1,0 +1,544 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * perfex: counting a command (Documentation/perfctr/perfex.rst).
+ *
+ * A process may not open another process's /proc/perfctr/<tid>/ files
+ * (virtual.rst), not even its child's. So the child opens its own,
+ * writes the control with VPERFCTR_CONTROL_INHERIT, which makes every
+ * thread and process it goes on to create count too, and passes the
+ * files to perfex over a socket before it execs the command. Those
+ * descriptors still read the final counts once the command has exited.
+ */
+#define _GNU_SOURCE
+#include <errno.h>
+#include <fcntl.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/socket.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "perfex.h"
+
+/* Writes @text on one line after @prefix: perfctr's advice has breaks. */
+void one_line(FILE *f, const char *prefix, const char *text)
+{
+	fputs(prefix, f);
+	for (; *text; text++) {
+		if (*text != '\n')
+			fputc(*text, f);
+		else if (text[1] && text[1] != ' ')
+			fputc(' ', f);
+	}
+	fputc('\n', f);
+}
+
+/* Kernel mode too where the policy lets this user have it. */
+unsigned int default_modes(void)
+{
+	struct perfctr_info info;
+
+	if (!perfctr_info(&info) && info.paranoid >= 2 && geteuid() != 0)
+		return PERFCTR_EVENT_USER;
+	return PERFCTR_EVENT_USER | PERFCTR_EVENT_KERNEL;
+}
+
+/* The table of @cpuid, PERFCTR_CPUID, the module's or the CPU's id. */
+const struct perfctr_event_table *pick_table(const char *cpuid)
+{
+	const struct perfctr_event_table *t;
+	char id[64];
+
+	if (cpuid) {
+		snprintf(id, sizeof(id), "%s", cpuid);
+	} else if (perfctr_cpuid(id, sizeof(id))) {
+		fprintf(stderr,
+			"perfex: cannot tell this CPU's id; give one with --cpuid=ID (e.g. GenuineIntel-6-2E)\n");
+		return NULL;
+	}
+	t = perfctr_event_table(id);
+	if (!t)
+		fprintf(stderr,
+			"perfex: no event table for CPU id '%s'; raw events (rNNNN) still need one: check the id, or see Documentation/perfctr/events.rst to add a CPU\n",
+			id);
+	return t;
+}
+
+/* --- what to count --- */
+
+/* perfctr_info() failed: say what to run to make perfctr usable. */
+static int no_perfctr(void)
+{
+	struct stat st;
+
+	if (errno == ENOENT && stat(PERFCTR_ROOT, &st))
+		fprintf(stderr,
+			"perfex: the perfctr module is not loaded: run 'modprobe perfctr' (or insmod perfctr.ko), then 'mount -t perfctr none %s'\n",
+			PERFCTR_ROOT);
+	else if (errno == ENOENT)
+		fprintf(stderr,
+			"perfex: the perfctr file system is not mounted: run 'mount -t perfctr none %s'\n",
+			PERFCTR_ROOT);
+	else if (errno == ENODATA)
+		fprintf(stderr,
+			"perfex: %s/info is not perfctr's: unmount what is on %s, then run 'mount -t perfctr none %s'\n",
+			PERFCTR_ROOT, PERFCTR_ROOT, PERFCTR_ROOT);
+	else
+		fprintf(stderr, "perfex: cannot read %s/info: %s\n",
+			PERFCTR_ROOT, strerror(errno));
+	return EX_FAIL;
+}
+
+static int tsc_only_cpu(const struct perfctr_info *info)
+{
+	return (info->fallback[0] && strcmp(info->fallback, "none")) ||
+	       !info->nrctrs;
+}
+
+static void tsc_only_note(const struct plan *p)
+{
+	const char *why = p->info.fallback[0] &&
+			  strcmp(p->info.fallback, "none") ?
+			  p->info.fallback : "the driver has no counters for it";
+
+	fprintf(stderr, "perfex: note: this CPU counts only the TSC (%s)%s\n",
+		why, p->set.nr ? "; the events are shown as <not supported>" : "");
+}
+
+/* perf stat's default events, each where this CPU has it and it fits. */
+static const char *const default_events[] = {
+	"cycles", "instructions", "branches", "branch-misses",
+};
+
+static void default_plan(const struct perfctr_event_table *t,
+			 unsigned int modes, struct plan *p)
+{
+	char list[128] = "", more[128];
+	unsigned int i;
+
+	for (i = 0; i < sizeof(default_events) / sizeof(*default_events); i++) {
+		snprintf(more, sizeof(more), "%s%s%s", list, list[0] ? "," : "",
+			 default_events[i]);
+		if (!perfctr_event_encode(t, more, modes, &p->ctl, &p->set))
+			memcpy(list, more, sizeof(list));
+	}
+	/* A refused try leaves @set saying why: encode the list again. */
+	if (!list[0] || perfctr_event_encode(t, list, modes, &p->ctl, &p->set)) {
+		memset(&p->set, 0, sizeof(p->set));
+		p->ctl.cpu_control.nractrs = 0;
+	}
+}
+
+/* The events of -e, which must all be known; 0 or perfex's exit code. */
+static int given_plan(const struct opts *o, struct plan *p)
+{
+	const struct perfctr_event_table *t = pick_table(o->cpuid);
+
+	if (!t)
+		return EX_FAIL;
+	if (perfctr_event_encode(t, o->events, default_modes(), &p->ctl,
+				 &p->set)) {
+		one_line(stderr, "perfex: ", p->set.error);
+		return EX_USAGE;
+	}
+	return 0;
+}
+
+int make_plan(const struct opts *o, struct plan *p)
+{
+	const struct perfctr_event_table *t;
+	unsigned int mult;
+	int err;
+
+	memset(p, 0, sizeof(*p));
+	if (perfctr_info(&p->info))
+		return no_perfctr();
+	if ((p->info.abi_version >> 8) != (PERFCTR_ABI_VERSION >> 8)) {
+		fprintf(stderr,
+			"perfex: the perfctr module's ABI is %#x, perfex was built for %#x: use the perfex of the module's own release\n",
+			p->info.abi_version, PERFCTR_ABI_VERSION);
+		return EX_FAIL;
+	}
+	mult = p->info.tsc_to_cpu_mult > 1 ? p->info.tsc_to_cpu_mult : 1;
+	p->tsc_khz = p->info.cpu_khz / mult;
+	p->counted = !tsc_only_cpu(&p->info);
+	if (o->events[0]) {
+		err = given_plan(o, p);
+		if (err)
+			return err;
+	} else if (p->counted) {
+		t = perfctr_event_table(p->info.cpuid);
+		if (t)
+			default_plan(t, default_modes(), p);
+		else
+			fprintf(stderr,
+				"perfex: note: no event table for CPU id '%s': counting the TSC only\n",
+				p->info.cpuid);
+	}
+	if (!p->counted) {
+		tsc_only_note(p);
+		memset(&p->ctl, 0, sizeof(p->ctl));
+	}
+	p->ctl.cpu_control.tsc_on = 1;
+	p->ctl.flags = VPERFCTR_CONTROL_INHERIT;
+	return 0;
+}
+
+/* --- the child --- */
+
+/* How far the child got: what its report names. */
+enum stage { ST_OPEN = 1, ST_CONTROL, ST_NOINHERIT, ST_SEND, ST_EXEC };
+
+struct report {
+	int stage, err;
+};
+
+/* The dispositions perfex found, which the command gets back. */
+struct saved_signals {
+	struct sigaction intr, quit;
+};
+
+/* Never returns. */
+static void child_fail(int rep, int stage, int err)
+{
+	struct report r = { stage, err };
+
+	/* If the report is lost, perfex still sees the child fail. */
+	if (write(rep, &r, sizeof(r)) != sizeof(r))
+		_exit(EX_FAIL);
+	_exit(stage == ST_EXEC ?
+	      (err == ENOENT ? EX_NOTFOUND : EX_NOEXEC) : EX_FAIL);
+}
+
+/*
+ * A module older than inheritance refuses the flag with EINVAL, as it
+ * does a control it cannot program: the same control without the flag
+ * tells them apart.
+ */
+static int child_control(struct vperfctr *vp, const struct vperfctr_control *ctl)
+{
+	struct vperfctr_control plain = *ctl;
+
+	if (!vperfctr_control(vp, ctl))
+		return 0;
+	if (errno != EINVAL)
+		return ST_CONTROL;
+	plain.flags &= ~VPERFCTR_CONTROL_INHERIT;
+	if (vperfctr_control(vp, &plain)) {
+		errno = EINVAL;
+		return ST_CONTROL;
+	}
+	errno = EINVAL;
+	return ST_NOINHERIT;
+}
+
+/* Never returns: execs the command, or _exit()s. */
+static void child(const struct plan *p, char **cmd, int sock, int rep,
+		  const struct saved_signals *sigs)
+{
+	struct vperfctr *vp = vperfctr_open();
+	int stage;
+	char go;
+
+	if (!vp)
+		child_fail(rep, ST_OPEN, errno);
+	stage = child_control(vp, &p->ctl);
+	if (stage)
+		child_fail(rep, stage, errno);
+	if (vperfctr_send(vp, sock))
+		child_fail(rep, ST_SEND, errno);
+	vperfctr_close(vp);
+	/* perfex starts the clock, then says go; EOF: perfex went away. */
+	if (read(sock, &go, 1) != 1)
+		_exit(EX_FAIL);
+	close(sock);
+	sigaction(SIGINT, &sigs->intr, NULL);
+	sigaction(SIGQUIT, &sigs->quit, NULL);
+	execvp(cmd[0], cmd);
+	child_fail(rep, ST_EXEC, errno);
+}
+
+/* --- what went wrong, and what to do --- */
+
+static int exec_failed(const char *cmd, int err)
+{
+	if (err == ENOENT) {
+		fprintf(stderr,
+			"perfex: %s: command not found: check its name, or give its path\n",
+			cmd);
+		return EX_NOTFOUND;
+	}
+	if (err == EACCES)
+		fprintf(stderr,
+			"perfex: %s: permission denied: make it executable (chmod +x), or check the path\n",
+			cmd);
+	else if (err == ENOEXEC)
+		fprintf(stderr,
+			"perfex: %s: not an executable format: give it a #! line, or run its interpreter (e.g. perfex sh %s)\n",
+			cmd, cmd);
+	else
+		fprintf(stderr, "perfex: %s: cannot execute: %s\n", cmd,
+			strerror(err));
+	return EX_NOEXEC;
+}
+
+/* perfex picks user mode alone for those the policy holds to it. */
+static const char *const user_mode_only =
+	"without CAP_PERFMON, counters count user mode only: drop :k from\n"
+	"the events (or add :u), or ask the administrator for CAP_PERFMON,\n"
+	"or to lower /sys/module/perfctr/parameters/paranoid";
+
+static void control_refused(int err)
+{
+	const char *why = perfctr_explain(err);
+	struct perfctr_info info;
+	int have = !perfctr_info(&info);
+	char head[256];
+
+	if (!have)
+		memset(&info, 0, sizeof(info));
+	if (err == EBUSY && have) {
+		snprintf(head, sizeof(head),
+			 "perfex: the counters are held by %s: ",
+			 info.reserved_by);
+	} else if ((err == EACCES || err == EPERM) && have) {
+		snprintf(head, sizeof(head),
+			 "perfex: perfctr.paranoid is %d and refuses these counters to uid %d: ",
+			 info.paranoid, (int)geteuid());
+		if (info.paranoid < 3)
+			why = user_mode_only;
+	} else if (err == EINVAL && info.cpus_forbidden[0]) {
+		snprintf(head, sizeof(head),
+			 "perfex: CPUs %s cannot have counters (a hyper-threaded P4's second threads): run perfex with an affinity without them (e.g. taskset -c 0); or else ",
+			 info.cpus_forbidden);
+	} else {
+		snprintf(head, sizeof(head),
+			 "perfex: the module refused the control: %s%s",
+			 strerror(err), why ? ": " : "");
+	}
+	one_line(stderr, head, why ? why : "");
+}
+
+static int child_failed(const char *cmd, const struct report *r)
+{
+	switch (r->stage) {
+	case ST_EXEC:
+		return exec_failed(cmd, r->err);
+	case ST_CONTROL:
+		control_refused(r->err);
+		break;
+	case ST_NOINHERIT:
+	case ST_SEND:
+		if (r->stage == ST_NOINHERIT || r->err == EOPNOTSUPP) {
+			fprintf(stderr,
+				"perfex: this perfctr module cannot count a command's threads and children (no VPERFCTR_CONTROL_INHERIT): load a newer perfctr module\n");
+			break;
+		}
+		fprintf(stderr, "perfex: cannot pass the counters to perfex: %s\n",
+			strerror(r->err));
+		break;
+	default:
+		fprintf(stderr,
+			"perfex: cannot open %s/self: %s; is perfctr mounted? (mount -t perfctr none %s)\n",
+			PERFCTR_ROOT, strerror(r->err), PERFCTR_ROOT);
+	}
+	return EX_FAIL;
+}
+
+/* The child's report: 0 if it exec'd (EOF), else its size. */
+static ssize_t read_report(int fd, struct report *r)
+{
+	ssize_t n;
+
+	do
+		n = read(fd, r, sizeof(*r));
+	while (n < 0 && errno == EINTR);
+	return n;
+}
+
+static int reap(pid_t pid, int *status)
+{
+	while (waitpid(pid, status, 0) < 0)
+		if (errno != EINTR)
+			return -1;
+	return 0;
+}
+
+/* --- the counts --- */
+
+/* An exited thread's set is final once its status says so. */
+static void wait_exited(struct vperfctr *vp)
+{
+	char st[64];
+	int i;
+
+	for (i = 0; i < 100; i++) {
+		if (vperfctr_read_status(vp, st, sizeof(st)) ||
+		    !strcmp(st, "exited") || !strcmp(st, "none"))
+			return;
+		usleep(10000);
+	}
+}
+
+/* Members still exiting add their counts a moment after the command. */
+static int read_children(struct vperfctr *vp, struct vperfctr_children *ch)
+{
+	int i;
+
+	for (i = 0; i < 20; i++) {
+		if (vperfctr_read_children(vp, ch))
+			return -1;
+		if (!ch->live)
+			break;
+		usleep(10000);
+	}
+	if (ch->live)
+		fprintf(stderr,
+			"perfex: note: %u threads or processes of the command were still running when it ended: their counts are not in the totals\n",
+			ch->live);
+	if (ch->lost)
+		fprintf(stderr,
+			"perfex: note: %u threads or processes of the command were not counted (no memory, perfctr.paranoid, or the counters held elsewhere when they were made)\n",
+			ch->lost);
+	return 0;
+}
+
+static void dropped_at_exec(const char *cmd)
+{
+	fprintf(stderr,
+		"perfex: %s ran without counters: perfctr removed them at exec, as it does for setuid, setgid and file-capability programs (virtual.rst, execve()); count a copy without those bits, or run perfex as the user it runs as\n",
+		cmd);
+}
+
+static int collect(struct vperfctr *vp, const struct plan *p, char **cmd,
+		   struct counts *c)
+{
+	struct vperfctr_control ctl;
+	struct vperfctr_children ch;
+	struct perfctr_sum_ctrs s;
+	unsigned int i, k;
+
+	wait_exited(vp);
+	if (vperfctr_read_control(vp, &ctl)) {
+		if (errno != ESRCH && errno != EACCES)
+			goto fail;
+		ctl.cpu_control.tsc_on = 0;	/* its ids changed at exec */
+	}
+	if (!ctl.cpu_control.tsc_on) {
+		dropped_at_exec(cmd[0]);
+		c->dropped = 1;
+		return 0;
+	}
+	if (vperfctr_read_sums(vp, &s) || read_children(vp, &ch))
+		goto fail;
+	c->tsc = s.tsc + ch.sums.tsc;
+	for (i = 0; i < p->set.nr && p->counted; i++) {
+		k = p->set.ev[i].counter;
+		c->ev[i] = s.pmc[k] + ch.sums.pmc[k];
+	}
+	return 0;
+
+fail:
+	one_line(stderr, "perfex: cannot read the command's counts: ",
+		 perfctr_explain(errno) ? perfctr_explain(errno) :
+		 strerror(errno));
+	return EX_FAIL;
+}
+
+/* --- one run --- */
+
+static double since(const struct timespec *t0)
+{
+	struct timespec t;
+
+	clock_gettime(CLOCK_MONOTONIC, &t);
+	return (t.tv_sec - t0->tv_sec) + (t.tv_nsec - t0->tv_nsec) / 1e9;
+}
+
+/* The parent's side, from the handle received to the counts read. */
+static int parent(const struct plan *p, char **cmd, pid_t pid, int sock,
+		  int rep, struct counts *c, int *status)
+{
+	struct vperfctr *vp = vperfctr_receive(sock);
+	struct timespec t0;
+	struct report r;
+	int err = errno, ret;
+
+	if (!vp || vperfctr_tid(vp) != pid) {
+		vperfctr_close(vp);
+		if (read_report(rep, &r) == sizeof(r))
+			return child_failed(cmd[0], &r);
+		fprintf(stderr, "perfex: the counting child failed: %s\n",
+			vp ? "it sent another thread's counters" : strerror(err));
+		return EX_FAIL;
+	}
+	clock_gettime(CLOCK_MONOTONIC, &t0);
+	if (write(sock, "g", 1) != 1) {
+		fprintf(stderr, "perfex: cannot start the command: %s\n",
+			strerror(errno));
+		ret = EX_FAIL;
+	} else if (read_report(rep, &r) == sizeof(r)) {
+		ret = child_failed(cmd[0], &r);
+	} else if (reap(pid, status)) {
+		ret = EX_FAIL;
+	} else {
+		c->elapsed = since(&t0);
+		ret = collect(vp, p, cmd, c);
+	}
+	vperfctr_close(vp);
+	return ret;
+}
+
+/*
+ * Runs @cmd once under @p's control: 0 with @c and the command's wait
+ * @status, or perfex's exit status after it said what went wrong.
+ */
+int run_command(const struct plan *p, char **cmd, struct counts *c,
+		int *status)
+{
+	struct sigaction ign = { .sa_handler = SIG_IGN };
+	struct saved_signals sigs;
+	int sv[2], rep[2], ret, err;
+	pid_t pid;
+
+	memset(c, 0, sizeof(*c));
+	if (socketpair(AF_UNIX, SOCK_SEQPACKET | SOCK_CLOEXEC, 0, sv))
+		goto sys_fail;
+	if (pipe2(rep, O_CLOEXEC)) {
+		close(sv[0]);
+		close(sv[1]);
+		goto sys_fail;
+	}
+	/* As a shell does: ^C and ^\ are for the command; perfex reports. */
+	sigaction(SIGINT, &ign, &sigs.intr);
+	sigaction(SIGQUIT, &ign, &sigs.quit);
+	fflush(NULL);
+	pid = fork();
+	if (!pid) {
+		close(sv[0]);
+		close(rep[0]);
+		child(p, cmd, sv[1], rep[1], &sigs);
+	}
+	close(sv[1]);
+	close(rep[1]);
+	err = errno;
+	ret = pid < 0 ? -1 : parent(p, cmd, pid, sv[0], rep[0], c, status);
+	close(sv[0]);
+	close(rep[0]);
+	/* Closing the socket released a child that waits for go. */
+	if (pid > 0 && ret)
+		reap(pid, status);
+	sigaction(SIGINT, &sigs.intr, NULL);
+	sigaction(SIGQUIT, &sigs.quit, NULL);
+	if (ret >= 0)
+		return ret;
+	errno = err;
+sys_fail:
+	fprintf(stderr, "perfex: cannot start the command: %s\n",
+		strerror(errno));
+	return EX_FAIL;
+}
