@@ -286,7 +286,10 @@ static int exec_failed(const char *cmd, int err)
 	return EX_NOEXEC;
 }
 
-/* perfex picks user mode alone for those the policy holds to it. */
+/*
+ * Below level 3 perfex already picks user mode alone for those the
+ * policy holds to it: only an explicit :k is refused.
+ */
 static const char *const user_mode_only =
 	"without CAP_PERFMON, counters count user mode only: drop :k from\n"
 	"the events (or add :u), or ask the administrator for CAP_PERFMON,\n"
@@ -306,9 +309,15 @@ static void control_refused(int err)
 			 "perfex: the counters are held by %s: ",
 			 info.reserved_by);
 	} else if ((err == EACCES || err == EPERM) && have) {
-		snprintf(head, sizeof(head),
-			 "perfex: perfctr.paranoid is %d and refuses these counters to uid %d: ",
-			 info.paranoid, (int)geteuid());
+		/* At 3 and above perfctr_explain() names the level. */
+		if (info.paranoid >= 3)
+			snprintf(head, sizeof(head),
+				 "perfex: uid %d may not have these counters: ",
+				 (int)geteuid());
+		else
+			snprintf(head, sizeof(head),
+				 "perfex: uid %d may not have these counters: perfctr.paranoid is %d: ",
+				 (int)geteuid(), info.paranoid);
 		if (info.paranoid < 3)
 			why = user_mode_only;
 	} else if (err == EINVAL && info.cpus_forbidden[0]) {
