@@ -67,6 +67,7 @@ make_initramfs() {
 	[ -f "$user/bench" ] && extra+=("/tests/bench=$user/bench")
 	[ -f "$user/vself" ] && extra+=("/bin/vself=$user/vself")
 	[ -f "$user/perfex" ] && extra+=("/bin/perfex=$user/perfex")
+	[ -f "$user/busy" ] && extra+=("/bin/busy=$user/busy")
 	extra+=("/bin/vm-exit=$user/vm-exit" "/bin/gperfctr=$user/gperfctr")
 	"$ROOT/tests/vm/build-initramfs.sh" --busybox "$bb" "$out" \
 		"$kb/usr/gen_init_cpio" "${extra[@]}"

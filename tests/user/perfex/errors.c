@@ -1,0 +1,287 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * The perfex suite's "errors" case: each error of perfex.rst's list says
+ * what to do, one "perfex: ..." line, and its accepting twin counts: an
+ * unknown event (the nearest names; nothing run), the file system not
+ * mounted (the mount command), a CPU that counts only the TSC (the TSC
+ * and the time still, and why), the counters held (by whom), the
+ * privilege policy (which setting or capability), and counters removed
+ * at the exec of a setuid program.
+ */
+#define _GNU_SOURCE
+#include <check.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <sched.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mount.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "suite.h"
+
+#define MARKER		"/tmp/px-ran"
+#define SUID_COPY	"/tmp/px-suid-busy"
+
+/* The messages perfex.rst documents, or their beginnings. */
+#define NO_SUCH		"perfex: 'RETIRED_INSTRUCTONS': no such event"
+#define NOT_MOUNTED	"perfex: the perfctr file system is not mounted: run 'mount -t perfctr none /proc/perfctr'"
+#define HELD_BY		"perfex: the counters are held by global-mode perfctr (uid 0): "
+#define NOBODY_3	"perfex: uid 65534 may not have these counters: perfctr.paranoid is 3"
+#define NOBODY_2	"perfex: uid 65534 may not have these counters: perfctr.paranoid is 2"
+#define DROPPED		"perfex: " SUID_COPY " ran without counters: perfctr removed them at exec"
+
+/* --- unknown events --- */
+
+/* The K7 table (events.rst) has RETIRED_INSTRUCTIONS. */
+START_TEST(unknown_event_names_nearest)
+{
+	static const char *const argv[] = {
+		"-e", "RETIRED_INSTRUCTONS", "touch", MARKER, NULL
+	};
+	struct px_result r;
+
+	ck_assert_int_eq(setenv("PERFCTR_CPUID", PX_K7_CPUID, 1), 0);
+	unlink(MARKER);
+	px_run(&r, argv);
+	ck_assert_msg(r.status == 2, "status %d:\n%s", r.status, r.err);
+	ck_assert_msg(strstr(r.err, NO_SUCH) &&
+		      strstr(r.err, "Did you mean RETIRED_INSTRUCTIONS"),
+		      "%s", r.err);
+	ck_assert_int_ne(access(MARKER, F_OK), 0);
+}
+
+START_TEST(known_event_runs)
+{
+	static const char *const argv[] = {
+		"-e", "instructions", "touch", MARKER, NULL
+	};
+	struct px_result r;
+
+	px_plain_cpuid();
+	unlink(MARKER);
+	px_run(&r, argv);
+	ck_assert_msg(r.status == 0, "status %d:\n%s", r.status, r.err);
+	ck_assert_int_eq(access(MARKER, F_OK), 0);
+	unlink(MARKER);
+}
+
+/* --- the file system --- */
+
+/* In a mount namespace of its own, /proc/perfctr unmounted. */
+START_TEST(not_mounted_says_mount)
+{
+	static const char *const argv[] = { "touch", MARKER, NULL };
+	struct px_result r;
+
+	px_run(&r, argv);
+	ck_assert_msg(r.status == 0, "mounted: status %d:\n%s", r.status, r.err);
+	unlink(MARKER);
+	ck_assert_int_eq(unshare(CLONE_NEWNS), 0);
+	ck_assert_int_eq(mount(NULL, "/", NULL, MS_REC | MS_PRIVATE, NULL), 0);
+	ck_assert_msg(!umount(PERFCTR_ROOT), "umount: %s", strerror(errno));
+	px_run(&r, argv);
+	ck_assert_msg(r.status == 1, "status %d:\n%s", r.status, r.err);
+	ck_assert_msg(strstr(r.err, NOT_MOUNTED),
+		      "%s", r.err);
+	ck_assert_int_ne(access(MARKER, F_OK), 0);
+}
+
+/* --- what this CPU counts --- */
+
+/*
+ * perfctr.ko under QEMU: the TSC and the time, and a note with info's
+ * fallback reason. A simulated PMU: every default event counts.
+ */
+START_TEST(tsc_only_or_events_count)
+{
+	static const char *const table[] = { "true", NULL };
+	static const char *const csv[] = { "-x", ";", "true", NULL };
+	const char *fallback = info_field("fallback");
+	struct px_row rows[PX_MAX_ROWS];
+	struct px_result r;
+	char note[256];
+	int n, i;
+
+	ck_assert_ptr_nonnull(fallback);
+	snprintf(note, sizeof(note),
+		 "perfex: note: this CPU counts only the TSC (%s)", fallback);
+	px_run(&r, table);
+	ck_assert_msg(r.status == 0, "status %d:\n%s", r.status, r.err);
+	ck_assert_ptr_nonnull(strstr(r.err, " tsc\n"));
+	ck_assert_ptr_nonnull(strstr(r.err, " seconds time elapsed"));
+	if (!model) {
+		ck_assert_msg(strstr(r.err, note), "no '%s' in:\n%s", note, r.err);
+		return;
+	}
+	ck_assert_msg(!strstr(r.err, "counts only the TSC"), "%s", r.err);
+	px_run(&r, csv);
+	n = px_csv(r.err, ";", rows, PX_MAX_ROWS);
+	ck_assert_msg(n >= 2, "no events counted:\n%s", r.err);
+	for (i = 0; i < n; i++)
+		ck_assert_msg(px_is_uint(rows[i].value) &&
+			      strtoull(rows[i].value, NULL, 10) > 0,
+			      "%s: '%s'", rows[i].name, rows[i].value);
+}
+
+/* --- the counters held --- */
+
+static void write_global(int fd, int counters)
+{
+	struct perfctr_cpu_control c;
+
+	memset(&c, 0, sizeof(c));
+	if (counters >= 0) {
+		c.tsc_on = 1;
+		if (counters)
+			model->amode(&c);
+	}
+	ck_assert_int_eq(write(fd, &c, sizeof(c)), sizeof(c));
+}
+
+/*
+ * Global mode holds the hardware: perfex names the holder. A TSC-only
+ * count needs no hardware, so on perfctr.ko it still runs.
+ */
+START_TEST(held_counters_name_holder)
+{
+	static const char *const argv[] = {
+		"-e", PX_EVENTS, "-x", ";", "true", NULL
+	};
+	struct px_result r;
+	int fd = open_global();
+
+	px_plain_cpuid();
+	write_global(fd, model ? 1 : 0);
+	px_run(&r, argv);
+	if (model) {
+		ck_assert_msg(r.status == 1, "status %d:\n%s", r.status, r.err);
+		ck_assert_msg(strstr(r.err, HELD_BY),
+			      "%s", r.err);
+		ck_assert_ptr_nonnull(strstr(r.err, "reclaim"));
+	} else {
+		ck_assert_msg(r.status == 0, "status %d:\n%s", r.status, r.err);
+	}
+	write_global(fd, -1);		/* released */
+	px_run(&r, argv);
+	ck_assert_msg(r.status == 0, "released: status %d:\n%s", r.status, r.err);
+	close(fd);
+}
+
+/* --- the privilege policy --- */
+
+static void paranoid(const char *level)
+{
+	ck_assert_int_eq(param_put("paranoid", level), 0);
+}
+
+static void paranoid_default(void)
+{
+	param_put("paranoid", "2");
+}
+
+/* Level 3: nothing but the TSC without CAP_PERFMON. */
+START_TEST(paranoid_3_names_setting)
+{
+	static const char *const argv[] = { "-e", PX_EVENTS, "true", NULL };
+	struct px_result r;
+
+	px_plain_cpuid();
+	paranoid("3");
+	px_run_nobody(&r, argv);
+	if (!model) {		/* the TSC alone: allowed */
+		ck_assert_msg(r.status == 0, "status %d:\n%s", r.status, r.err);
+		return;
+	}
+	ck_assert_msg(r.status == 1, "status %d:\n%s", r.status, r.err);
+	ck_assert_msg(strstr(r.err, NOBODY_3) &&
+		      strstr(r.err, "CAP_PERFMON") &&
+		      strstr(r.err, "/sys/module/perfctr/parameters/paranoid"),
+		      "%s", r.err);
+	paranoid("2");
+	px_run_nobody(&r, argv);
+	ck_assert_msg(r.status == 0, "level 2: status %d:\n%s", r.status, r.err);
+}
+
+/* Level 2: user mode only; perfex picks it, :k is refused. */
+START_TEST(paranoid_2_refuses_kernel_mode)
+{
+	static const char *const kernel[] = { "-e", "instructions:k", "true", NULL };
+	static const char *const user[] = { "-e", "instructions:u", "true", NULL };
+	struct px_result r;
+
+	if (!model)
+		return;		/* no counters to refuse */
+	paranoid("2");
+	px_run_nobody(&r, kernel);
+	ck_assert_msg(r.status == 1, "status %d:\n%s", r.status, r.err);
+	ck_assert_msg(strstr(r.err, NOBODY_2) &&
+		      strstr(r.err, "drop :k") && strstr(r.err, "CAP_PERFMON"),
+		      "%s", r.err);
+	px_run_nobody(&r, user);
+	ck_assert_msg(r.status == 0, "status %d:\n%s", r.status, r.err);
+}
+
+/* --- exec of a setuid program --- */
+
+static void copy_busy(mode_t mode)
+{
+	int in = open(px_busy(), O_RDONLY), out;
+	char buf[65536];
+	ssize_t n;
+
+	ck_assert_msg(in >= 0, "%s: %s", px_busy(), strerror(errno));
+	unlink(SUID_COPY);
+	out = open(SUID_COPY, O_WRONLY | O_CREAT | O_EXCL, 0700);
+	ck_assert_int_ge(out, 0);
+	while ((n = read(in, buf, sizeof(buf))) > 0)
+		ck_assert_int_eq(write(out, buf, n), n);
+	ck_assert_int_eq(fchmod(out, mode), 0);
+	close(in);
+	close(out);
+}
+
+/* As nobody, a setuid-root program loses its counters at exec. */
+START_TEST(setuid_drops_counters)
+{
+	static const char *const argv[] = {
+		"-x", ";", SUID_COPY, "1", "10", NULL
+	};
+	struct px_row rows[PX_MAX_ROWS];
+	const struct px_row *tsc;
+	struct px_result r;
+	int n;
+
+	copy_busy(04755);
+	px_run_nobody(&r, argv);
+	ck_assert_msg(r.status == 0, "status %d:\n%s", r.status, r.err);
+	ck_assert_msg(strstr(r.err, DROPPED),
+		      "%s", r.err);
+	n = px_csv(r.err, ";", rows, PX_MAX_ROWS);
+	tsc = px_find(rows, n, "tsc");
+	ck_assert_ptr_nonnull(tsc);
+	ck_assert_str_eq(tsc->value, "<not counted>");
+	/* The same program without the bit is counted. */
+	copy_busy(0755);
+	px_run_nobody(&r, argv);
+	ck_assert_msg(r.status == 0, "status %d:\n%s", r.status, r.err);
+	ck_assert_ptr_null(strstr(r.err, "without counters"));
+	ck_assert_uint_gt(px_tsc(&r), 0);
+	unlink(SUID_COPY);
+}
+
+void px_errors_tcase(struct Suite *s)
+{
+	struct TCase *tc = add_tcase(s, "errors", NULL, paranoid_default);
+
+	tcase_add_test(tc, unknown_event_names_nearest);
+	tcase_add_test(tc, known_event_runs);
+	tcase_add_test(tc, not_mounted_says_mount);
+	tcase_add_test(tc, tsc_only_or_events_count);
+	tcase_add_test(tc, held_counters_name_holder);
+	tcase_add_test(tc, paranoid_3_names_setting);
+	tcase_add_test(tc, paranoid_2_refuses_kernel_mode);
+	tcase_add_test(tc, setuid_drops_counters);
+}

@@ -1,0 +1,361 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * The perfex suite's harness: runs the perfex binary with its output
+ * captured, and reads perfex's -x and -j layouts back strictly, as
+ * perfex.rst documents them (perf stat's fields and keys).
+ */
+#define _GNU_SOURCE
+#include <check.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <sys/prctl.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "suite.h"
+
+/* --- the programs --- */
+
+/*
+ * $NAME, else beside this binary (a build directory), else where the
+ * test VM's initramfs puts it.
+ */
+static const char *find_program(const char *env, const char *name,
+				const char *vm_path)
+{
+	static char path[2][PATH_MAX];
+	char *p = path[!strcmp(name, "busy")], *slash;
+	const char *v = getenv(env);
+	ssize_t n;
+
+	if (v)
+		return v;
+	n = readlink("/proc/self/exe", p, PATH_MAX - 16);
+	if (n > 0) {
+		p[n] = '\0';
+		slash = strrchr(p, '/');
+		if (slash) {
+			strcpy(slash + 1, name);
+			if (!access(p, X_OK))
+				return p;
+		}
+	}
+	return vm_path;
+}
+
+const char *px_perfex(void)
+{
+	return find_program("PERFEX", "perfex", "/bin/perfex");
+}
+
+const char *px_busy(void)
+{
+	return find_program("BUSY", "busy", "/bin/busy");
+}
+
+void px_plain_cpuid(void)
+{
+	if (!model)
+		ck_assert_int_eq(setenv("PERFCTR_CPUID", PX_K7_CPUID, 1), 0);
+}
+
+/* --- running perfex --- */
+
+static void slurp(int fd, char *buf)
+{
+	ssize_t n = pread(fd, buf, OUT_MAX - 1, 0);
+
+	buf[n > 0 ? n : 0] = '\0';
+	close(fd);
+}
+
+static void spawn_perfex(struct px_result *r, const char *const *argv,
+			 int nobody)
+{
+	const char *args[64] = { "perfex" };
+	int out = memfd_create("px-out", MFD_CLOEXEC);
+	int err = memfd_create("px-err", MFD_CLOEXEC);
+	int i, status, null;
+	pid_t pid;
+
+	ck_assert_int_ge(out, 0);
+	ck_assert_int_ge(err, 0);
+	for (i = 0; argv[i]; i++)
+		args[i + 1] = argv[i];
+	fflush(NULL);
+	pid = fork();
+	ck_assert_int_ge(pid, 0);
+	if (!pid) {
+		null = open("/dev/null", O_RDONLY);
+		if (null < 0 || dup2(null, 0) < 0 || dup2(out, 1) < 0 ||
+		    dup2(err, 2) < 0)
+			_exit(120);
+		if (nobody && (setgid(NOBODY) || setuid(NOBODY)))
+			_exit(121);
+		execv(px_perfex(), (char **)args);
+		_exit(122);
+	}
+	ck_assert_int_eq(waitpid(pid, &status, 0), pid);
+	slurp(out, r->out);
+	slurp(err, r->err);
+	ck_assert_msg(WIFEXITED(status), "perfex died of signal %d",
+		      WTERMSIG(status));
+	r->status = WEXITSTATUS(status);
+	ck_assert_msg(r->status < 120 || r->status > 122 ||
+		      strstr(r->err, "perfex"),
+		      "could not run %s (%d)", px_perfex(), r->status);
+}
+
+void px_run(struct px_result *r, const char *const *argv)
+{
+	spawn_perfex(r, argv, 0);
+}
+
+void px_run_nobody(struct px_result *r, const char *const *argv)
+{
+	spawn_perfex(r, argv, 1);
+}
+
+/* --- -x SEP --- */
+
+int px_is_uint(const char *s)
+{
+	if (!*s)
+		return 0;
+	for (; *s; s++)
+		if (*s < '0' || *s > '9')
+			return 0;
+	return 1;
+}
+
+/* The next line of *@text into @line; 0 at the end. */
+static int next_line(const char **text, char *line, size_t size)
+{
+	size_t len;
+
+	if (!**text)
+		return 0;
+	len = strcspn(*text, "\n");
+	snprintf(line, size, "%.*s", (int)len, *text);
+	*text += len + ((*text)[len] == '\n');
+	return 1;
+}
+
+int px_csv(const char *text, const char *sep, struct px_row *rows, int max)
+{
+	size_t seplen = strlen(sep);
+	char line[1024], *p, *q;
+	int n = 0;
+
+	while (next_line(&text, line, sizeof(line))) {
+		if (!strncmp(line, "perfex:", 7))
+			continue;
+		ck_assert_msg(n < max, "too many rows");
+		memset(&rows[n], 0, sizeof(rows[n]));
+		for (p = line;; p = q + seplen) {
+			struct px_row *r = &rows[n];
+
+			ck_assert_msg(r->nfields < 12, "too many fields: %s", line);
+			q = strstr(p, sep);
+			if (q)
+				*q = '\0';
+			snprintf(r->fields[r->nfields++], sizeof(r->fields[0]),
+				 "%.127s", p);
+			if (!q)
+				break;
+		}
+		snprintf(rows[n].value, sizeof(rows[n].value), "%.63s",
+			 rows[n].fields[0]);
+		if (rows[n].nfields > 2)
+			snprintf(rows[n].name, sizeof(rows[n].name), "%.127s",
+				 rows[n].fields[2]);
+		n++;
+	}
+	return n;
+}
+
+const struct px_row *px_find(const struct px_row *rows, int n,
+			     const char *name)
+{
+	int i;
+
+	for (i = 0; i < n; i++)
+		if (!strcmp(rows[i].name, name))
+			return &rows[i];
+	return NULL;
+}
+
+unsigned long long px_tsc(const struct px_result *r)
+{
+	struct px_row rows[PX_MAX_ROWS];
+	const struct px_row *t;
+	int n = px_csv(r->err, ";", rows, PX_MAX_ROWS);
+
+	t = px_find(rows, n, "tsc");
+	ck_assert_msg(t && px_is_uint(t->value), "no tsc row in:\n%s", r->err);
+	return strtoull(t->value, NULL, 10);
+}
+
+/* --- -j: a strict reader of flat objects --- */
+
+struct json_member {
+	char key[64];
+	char val[128];
+	int is_string;
+};
+
+static const char *json_ws(const char *p)
+{
+	return p + strspn(p, " \t");
+}
+
+/* A string at @p (its opening quote) into @out; past it, or NULL. */
+static const char *json_str(const char *p, char *out, size_t size)
+{
+	size_t o = 0;
+
+	if (*p++ != '"')
+		return NULL;
+	for (; *p != '"'; p++) {
+		if (!*p || (unsigned char)*p < 0x20)
+			return NULL;
+		if (*p == '\\') {
+			p++;
+			if (*p == 'u') {
+				if (strspn(p + 1, "0123456789abcdefABCDEF") < 4)
+					return NULL;
+				p += 4;
+			} else if (!strchr("\"\\/bfnrt", *p) || !*p) {
+				return NULL;
+			}
+		}
+		if (o + 1 < size)
+			out[o++] = *p;
+	}
+	out[o] = '\0';
+	return p + 1;
+}
+
+/* A JSON number at @p; past it, or NULL. */
+static const char *json_num(const char *p, char *out, size_t size)
+{
+	const char *s = p;
+
+	if (*p == '-')
+		p++;
+	if (*p == '0')
+		p++;
+	else if (*p >= '1' && *p <= '9')
+		p += strspn(p, "0123456789");
+	else
+		return NULL;
+	if (*p == '.') {
+		if (!strspn(++p, "0123456789"))
+			return NULL;
+		p += strspn(p, "0123456789");
+	}
+	if (*p == 'e' || *p == 'E') {
+		p += strspn(p + 1, "+-") ? 2 : 1;
+		if (!strspn(p, "0123456789"))
+			return NULL;
+		p += strspn(p, "0123456789");
+	}
+	snprintf(out, size, "%.*s", (int)(p - s), s);
+	return p;
+}
+
+/* One line, one object of string and number members; how many, or -1. */
+static int json_object(const char *p, struct json_member *m, int max)
+{
+	int n = 0, i;
+
+	p = json_ws(p);
+	if (*p++ != '{')
+		return -1;
+	p = json_ws(p);
+	if (*p == '}')
+		return *json_ws(p + 1) ? -1 : 0;
+	for (;;) {
+		if (n == max)
+			return -1;
+		p = json_str(p, m[n].key, sizeof(m[n].key));
+		if (!p)
+			return -1;
+		p = json_ws(p);
+		if (*p != ':')
+			return -1;
+		p = json_ws(p + 1);
+		m[n].is_string = *p == '"';
+		p = m[n].is_string ? json_str(p, m[n].val, sizeof(m[n].val)) :
+		    json_num(p, m[n].val, sizeof(m[n].val));
+		if (!p)
+			return -1;
+		for (i = 0; i < n; i++)
+			if (!strcmp(m[i].key, m[n].key))
+				return -1;	/* a key twice */
+		n++;
+		p = json_ws(p);
+		if (*p == '}')
+			return *json_ws(p + 1) ? -1 : n;
+		if (*p++ != ',')
+			return -1;
+		p = json_ws(p);
+	}
+}
+
+/* perfex.rst's keys, each a string (1) or a number (0). */
+static const struct {
+	const char *key;
+	int is_string;
+} json_keys[] = {
+	{ "counter-value", 1 }, { "unit", 1 }, { "event", 1 },
+	{ "event-runtime", 0 }, { "pcnt-running", 0 },
+	{ "metric-value", 1 }, { "metric-unit", 1 }, { "variance", 0 },
+};
+
+/* Exactly the documented keys, of the documented types, into @r. */
+static int json_row(const struct json_member *m, int n, int variance,
+		    struct px_row *r)
+{
+	int want = ARRAY_SIZE(json_keys) - !variance, i, k;
+
+	if (n != want)
+		return -1;
+	memset(r, 0, sizeof(*r));
+	for (i = 0; i < n; i++) {
+		for (k = 0; k < want; k++)
+			if (!strcmp(m[i].key, json_keys[k].key))
+				break;
+		if (k == want || m[i].is_string != json_keys[k].is_string)
+			return -1;
+		if (!strcmp(m[i].key, "event"))
+			snprintf(r->name, sizeof(r->name), "%.127s", m[i].val);
+		if (!strcmp(m[i].key, "counter-value"))
+			snprintf(r->value, sizeof(r->value), "%.63s", m[i].val);
+	}
+	return 0;
+}
+
+int px_json(const char *text, struct px_row *rows, int max, int variance)
+{
+	struct json_member m[16];
+	char line[1024];
+	int n = 0, k;
+
+	while (next_line(&text, line, sizeof(line))) {
+		if (!strncmp(line, "perfex:", 7))
+			continue;
+		if (n == max)
+			return -1;
+		k = json_object(line, m, ARRAY_SIZE(m));
+		if (k < 0 || json_row(m, k, variance, &rows[n]))
+			return -1;
+		n++;
+	}
+	return n;
+}

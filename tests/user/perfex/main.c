@@ -1,0 +1,27 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * Check suite for perfex counting a command (perfex.rst) and for
+ * libperfctr's passing of a handle over a socket, run in the test VM as
+ * root with /proc/perfctr mounted: against perfctr.ko (the TSC only) and,
+ * with PERFCTR_SIM_MODEL=NAME, against perfctr_simpmu.ko, whose counters
+ * count TSC cycles. It runs the real perfex (/bin/perfex in the VM, or
+ * $PERFEX) on real commands, busy among them (/bin/busy, or $BUSY).
+ */
+#include <stdlib.h>
+
+#include "suite.h"
+
+static const check_area_fn areas[] = {
+	px_exit_tcase,
+	px_format_tcase,
+	px_errors_tcase,
+	px_inherit_tcase,
+	px_send_tcase,
+};
+
+int main(void)
+{
+	if (check_init())
+		return EXIT_FAILURE;
+	return check_run_areas("perfex", areas, ARRAY_SIZE(areas));
+}

@@ -1,0 +1,76 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+/*
+ * The perfex suite (check_perfex): the real perfex binary run on real
+ * commands against the module, its output parsed as perfex.rst documents
+ * it, and libperfctr's passing of a handle over a socket. One file per
+ * area; harness.c runs perfex and splits what it printed.
+ */
+#ifndef _PERFCTR_PERFEX_SUITE_H
+#define _PERFCTR_PERFEX_SUITE_H
+
+#include <check.h>
+
+#include "check_util.h"
+
+void px_exit_tcase(struct Suite *s);
+void px_format_tcase(struct Suite *s);
+void px_errors_tcase(struct Suite *s);
+void px_inherit_tcase(struct Suite *s);
+void px_send_tcase(struct Suite *s);
+
+#define OUT_MAX		16384
+
+/*
+ * What one perfex run left: its exit status as a shell gives it, the
+ * command's standard output, and the standard error both share: perfex's
+ * counts and messages, and the command's.
+ */
+struct px_result {
+	int status;
+	char out[OUT_MAX];
+	char err[OUT_MAX];
+};
+
+/* Runs perfex with @argv (NULL-terminated, without "perfex"). */
+void px_run(struct px_result *r, const char *const *argv);
+/* The same as user nobody. */
+void px_run_nobody(struct px_result *r, const char *const *argv);
+
+/* The programs the tests run: perfex, busy. */
+const char *px_perfex(void);
+const char *px_busy(void);
+
+/*
+ * On perfctr.ko only the TSC counts, and the event table of the CPU's id
+ * may not exist: a table that surely does (the K7's), for -e's names.
+ */
+#define PX_K7_CPUID	"AuthenticAMD-6-2-0"
+void px_plain_cpuid(void);
+
+/* Events every simulated model's table names, and the K7 table does. */
+#define PX_EVENTS	"instructions,cycles"
+
+/* --- the layouts --- */
+
+#define PX_MAX_ROWS	20
+
+struct px_row {
+	char name[128];
+	char value[64];		/* as printed */
+	int nfields;
+	char fields[12][128];	/* -x: every field */
+};
+
+/* Splits -x SEP lines (those not perfex's "perfex:" notes) into rows. */
+int px_csv(const char *text, const char *sep, struct px_row *rows, int max);
+/* Parses -j lines, each a flat JSON object, into rows; -1 if one is not. */
+int px_json(const char *text, struct px_row *rows, int max, int variance);
+/* The row named @name, or NULL. */
+const struct px_row *px_find(const struct px_row *rows, int n,
+			     const char *name);
+/* Whether @s is a non-negative decimal integer. */
+int px_is_uint(const char *s);
+/* The TSC row's value from a -x ';' run. */
+unsigned long long px_tsc(const struct px_result *r);
+
+#endif /* _PERFCTR_PERFEX_SUITE_H */
