@@ -18,6 +18,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/ioctl.h>
 #include <sys/syscall.h>
 #include <sys/wait.h>
 #include <time.h>
@@ -158,25 +159,39 @@ static int sim_counters(struct perfctr_cpu_control *c)
 	return 0;
 }
 
+/* The TSC, plus two counters if @pmcs, with @flags; 0 or -1. */
+static int make_control(struct vperfctr_control *c, int pmcs, __u32 flags)
+{
+	memset(c, 0, sizeof(*c));
+	c->cpu_control.tsc_on = 1;
+	c->flags = flags;
+	if (pmcs && sim_counters(&c->cpu_control)) {
+		fprintf(stderr, "bench: no counters for PERFCTR_SIM_MODEL=%s\n",
+			sim_model ? sim_model : "(unset)");
+		return -1;
+	}
+	return 0;
+}
+
 /* The caller's counters: the TSC, plus two counters if @pmcs. */
-static struct vperfctr *start_counters(int pmcs)
+static struct vperfctr *start_counters_flags(int pmcs, __u32 flags)
 {
 	struct vperfctr_control c;
 	struct vperfctr *vp;
 
-	memset(&c, 0, sizeof(c));
-	c.cpu_control.tsc_on = 1;
-	if (pmcs && sim_counters(&c.cpu_control)) {
-		fprintf(stderr, "bench: no counters for PERFCTR_SIM_MODEL=%s\n",
-			sim_model ? sim_model : "(unset)");
+	if (make_control(&c, pmcs, flags))
 		return NULL;
-	}
 	vp = vperfctr_open();
 	if (!vp || vperfctr_control(vp, &c)) {
 		perror("bench: vperfctr");
 		return NULL;
 	}
 	return vp;
+}
+
+static struct vperfctr *start_counters(int pmcs)
+{
+	return start_counters_flags(pmcs, 0);
 }
 
 static int task_clock_event(void)
@@ -360,6 +375,94 @@ static long long fig_ctxsw_perf_event(void)
 	return ctxsw(CTXSW_PERF_EVENT);
 }
 
+/* --- fork and exit, starting to count --- */
+
+/* fork(), the child's _exit() and the parent's waitpid(). */
+static void op_fork_exit(void *arg)
+{
+	pid_t pid = fork();
+
+	(void)arg;
+	if (!pid)
+		_exit(0);
+	if (pid > 0)
+		waitpid(pid, NULL, 0);
+}
+
+static long long fig_fork_exit_none(void)
+{
+	return measure(op_fork_exit, NULL, 20);
+}
+
+/*
+ * The same with an inheriting set on the parent: each child gets a set
+ * at fork and adds its sums to the parent's at exit.
+ */
+static long long fig_fork_exit_inherit(void)
+{
+	struct vperfctr *vp = start_counters_flags(!!sim_model,
+						   VPERFCTR_CONTROL_INHERIT);
+
+	return vp ? measure(op_fork_exit, NULL, 20) : -1;
+}
+
+struct control_arg {
+	struct vperfctr *vp;
+	struct vperfctr_control c;
+	int failed;
+};
+
+static void op_control_write(void *arg)
+{
+	struct control_arg *a = arg;
+
+	a->failed |= vperfctr_control(a->vp, &a->c) != 0;
+}
+
+/* Writing a control that starts counting, over one already running. */
+static long long fig_control_write(void)
+{
+	struct control_arg a = { .vp = start_counters(!!sim_model) };
+	long long n;
+
+	if (!a.vp || make_control(&a.c, !!sim_model, 0))
+		return -1;
+	n = measure(op_control_write, &a, 200);
+	return a.failed ? -1 : n;
+}
+
+/* perf's way to start counting: open a task-clock event, enable, close. */
+static void op_perf_open_enable(void *arg)
+{
+	struct perf_event_attr attr;
+	int fd;
+
+	memset(&attr, 0, sizeof(attr));
+	attr.size = sizeof(attr);
+	attr.type = PERF_TYPE_SOFTWARE;
+	attr.config = PERF_COUNT_SW_TASK_CLOCK;
+	attr.disabled = 1;
+	fd = syscall(SYS_perf_event_open, &attr, 0, -1, -1, 0);
+	if (fd < 0 || ioctl(fd, PERF_EVENT_IOC_ENABLE, 0))
+		*(int *)arg = 1;
+	if (fd >= 0)
+		close(fd);
+}
+
+static long long fig_perf_event_open_enable(void)
+{
+	int failed = 0;
+	long long n;
+
+	op_perf_open_enable(&failed);
+	if (failed) {
+		perror("bench: perf_event_open");
+		return -1;
+	}
+	n = measure(op_perf_open_enable, &failed, 200);
+	return failed ? -1 : n;
+}
+
 /* --- main --- */
 
 struct figure {
@@ -379,6 +482,13 @@ static const struct figure figures[] = {
 	{ "ctxsw_perf_event", 0, fig_ctxsw_perf_event },
 	/* ctxsw_perfctr with two simulated counters: what F5's gating adds. */
 	{ "ctxsw_perfctr_sim", 1, fig_ctxsw_perfctr },
+	{ "fork_exit_none", 0, fig_fork_exit_none },
+	{ "fork_exit_inherit", 0, fig_fork_exit_inherit },
+	{ "control_write", 0, fig_control_write },
+	{ "perf_event_open_enable", 0, fig_perf_event_open_enable },
+	/* The same two with two simulated counters in the control. */
+	{ "fork_exit_inherit_sim", 1, fig_fork_exit_inherit },
+	{ "control_write_sim", 1, fig_control_write },
 };
 
 /* In a child of its own, so nothing it starts outlives it. */
