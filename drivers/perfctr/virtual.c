@@ -74,6 +74,10 @@ static_assert(offsetof(struct vperfctr_page, seq) ==
 static_assert(offsetof(struct vperfctr_page, cpu) ==
 	      offsetof(struct vperfctr_state, cpu_state));
 static_assert(sizeof(struct vperfctr_page) <= PAGE_SIZE);
+/* One layout for 32- and 64-bit user space (virtual.rst, "children"). */
+static_assert(offsetof(struct vperfctr_children, sums) == 16);
+static_assert(sizeof(struct vperfctr_children) ==
+	      16 + sizeof(struct perfctr_sum_ctrs));
 
 /* Why a set's counters are stopped. */
 #define VP_STOP_CMD	BIT(0)	/* VPERFCTR_CMD_SUSPEND */
@@ -1073,6 +1077,7 @@ static int vp_install(struct vperfctr *v, struct perfctr_cpu_state *new,
 		raw_spin_unlock_irqrestore(&v->lock, flags);
 		return -EBUSY;
 	}
+	old_tree = vp_leave_tree(v);	/* with the sums the old control got */
 	if (uc->preserve & VPERFCTR_PRESERVE_TSC)
 		new->tsc_sum = st->tsc_sum;
 	for (i = 0; i < PERFCTR_NR_PMCS; i++)
@@ -1089,7 +1094,6 @@ static int vp_install(struct vperfctr *v, struct perfctr_cpu_state *new,
 	v->saved_cstatus = 0;
 	v->ovf_mask = 0;
 	v->sig_due = false;
-	old_tree = vp_leave_tree(v);
 	vp_take_prep(v, p);
 	vp_unlock_idle(v, flags);
 	vp_tree_put(old_tree);
