@@ -908,6 +908,7 @@ static void vp_watch_exit(struct vperfctr *v)
 			w->final = v;
 		}
 		vp_creds_take(&w->exit_creds, current);
+		/* final and exit_creds before done: vp_wait_exit() */
 		smp_store_release(&w->done, true);
 	}
 	raw_spin_unlock(&vp_watch_lock);
@@ -1238,14 +1239,10 @@ static void vp_fill_sums(struct vperfctr *v, void *rec)
 		sums->pmc[i] = st->pmc[i].sum;
 }
 
-/*
- * Calls @fill on the set of @file's thread, under its lock, if it has
- * one: 1 if it did, 0 if not, or an error. Never waits: another thread's
- * sums are as of its last sample.
- */
 /* The thread of @w is exiting: its exit probe is a moment away. */
 static int vp_wait_exit(struct vp_watch *w)
 {
+	/* done, then final and exit_creds: vp_watch_exit() */
 	while (!smp_load_acquire(&w->done)) {
 		if (fatal_signal_pending(current))
 			return -EINTR;
@@ -1279,6 +1276,12 @@ static int vp_fill_final(struct file *file, vp_fill_t fill, void *rec)
 	return 1;
 }
 
+/*
+ * Calls @fill on the set of @file's thread, under its lock, if it has
+ * one: 1 if it did, 0 if not, or an error. Never waits for a live
+ * thread: another thread's sums are as of its last sample. After the
+ * thread's exit, its final set (vp_fill_final()).
+ */
 static int vp_fill_from(struct file *file, vp_fill_t fill, void *rec)
 {
 	struct task_struct *task;
