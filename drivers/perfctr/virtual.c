@@ -1745,18 +1745,27 @@ static void vp_refill_fn(struct callback_head *cb)
 	vp_put(v);
 }
 
-/* Locked, in the owner. */
+/*
+ * In the owner, after a fork took @v's spare: make the next one on the
+ * way back to user space. Once: one fork at a time, the refill between.
+ */
 static void vp_queue_refill(struct vperfctr *v)
 {
-	if (v->refill_queued)
+	unsigned long flags;
+	bool queue;
+
+	raw_spin_lock_irqsave(&v->lock, flags);
+	queue = !v->refill_queued;
+	v->refill_queued = true;
+	raw_spin_unlock_irqrestore(&v->lock, flags);
+	if (!queue)
 		return;
 	refcount_inc(&v->refs);
 	init_task_work(&v->refill, vp_refill_fn);
-	if (task_work_add(current, &v->refill, TWA_RESUME)) {
-		refcount_dec(&v->refs);	/* the owner's is left */
+	if (!task_work_add(current, &v->refill, TWA_RESUME))
 		return;
-	}
-	v->refill_queued = true;
+	/* Only at exit, where there will be no more forks. */
+	refcount_dec(&v->refs);		/* the owner's is left */
 }
 
 /* @s, a spare, becomes @child's set, to be set up by @child. */
@@ -1785,7 +1794,6 @@ static void vp_fork_member(struct vperfctr *v, struct task_struct *child)
 	t = vp_children_tree(v);
 	if (t) {
 		swap(s, v->spare);
-		vp_queue_refill(v);
 		raw_spin_lock(&t->lock);
 		if (s)
 			t->ch.live++;
@@ -1800,6 +1808,8 @@ static void vp_fork_member(struct vperfctr *v, struct task_struct *child)
 		s->page->cpu.control = v->page->cpu.control;
 	}
 	raw_spin_unlock_irqrestore(&v->lock, flags);
+	if (t)
+		vp_queue_refill(v);
 	if (s)
 		vp_member_start(s, child);
 }
