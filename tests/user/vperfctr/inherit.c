@@ -432,6 +432,80 @@ START_TEST(inherit_many_short_children)
 	ck_assert_uint_gt(ch.sums.tsc, 0);
 }
 
+/* --- the privilege policy, judged for each member as it is made --- */
+
+/* Forks a child that exits at once; its tree's count afterwards. */
+static int fork_one(int fd, struct vperfctr_children *ch)
+{
+	int status;
+	pid_t pid = fork();
+
+	if (pid < 0)
+		return -1;
+	if (pid == 0)
+		_exit(0);
+	if (waitpid(pid, &status, 0) != pid || status)
+		return -1;
+	return children_of(fd, ch);
+}
+
+/*
+ * As nobody, an inheriting set with counters; one child under
+ * paranoid 2, which allows it, and one under 3, which does not.
+ */
+static int policy_kid(int rd, int wr, void *arg)
+{
+	struct vperfctr_children a, b;
+	struct vperfctr_control c;
+	struct files f;
+
+	(void)arg;
+	if (setgid(NOBODY) || setuid(NOBODY))
+		return kid_fail(50);
+	full_control(&c);
+	c.flags = VPERFCTR_CONTROL_INHERIT;
+	if (files_try(&f, gettid()) || put_control(f.ctl, &c) != CTL_SIZE)
+		return kid_fail(51);
+	f.sums = open_children(gettid());
+	if (fork_one(f.sums, &a))
+		return kid_fail(52);
+	if (write(wr, "r", 1) != 1)
+		return kid_fail(53);
+	kid_wait_go(rd);			/* paranoid is 3 now */
+	if (fork_one(f.sums, &b))
+		return kid_fail(54);
+	if (write(wr, &a, sizeof(a)) != sizeof(a) ||
+	    write(wr, &b, sizeof(b)) != sizeof(b))
+		return kid_fail(55);
+	return 0;
+}
+
+START_TEST(inherit_member_judged_by_policy)
+{
+	struct vperfctr_children a, b;
+	struct kid k;
+	char x;
+
+	kid_start(&k, policy_kid, NULL);
+	kid_read(&k, &x, 1);
+	ck_assert_int_eq(param_put("paranoid", "3"), 0);
+	ck_assert_int_eq(write(k.wr, "g", 1), 1);
+	kid_read(&k, &a, sizeof(a));
+	kid_read(&k, &b, sizeof(b));
+	param_put("paranoid", "2");
+	kid_done(&k);
+	ck_assert_uint_eq(a.exited, 1);
+	ck_assert_uint_eq(a.lost, 0);
+	ck_assert_uint_eq(b.exited, 1);		/* still the first one only */
+	ck_assert_uint_eq(b.lost, 1);
+	ck_assert_uint_eq(b.live, 0);
+}
+
+static void policy_defaults(void)
+{
+	param_put("paranoid", "2");
+}
+
 void vp_inherit_tcase(Suite *s)
 {
 	TCase *tc = add_tcase(s, "inherit", NULL, NULL);
@@ -446,4 +520,9 @@ void vp_inherit_tcase(Suite *s)
 	tcase_add_test(tc, inherit_many_short_children);
 	if (model)
 		tcase_add_test(tc, inherit_refused_with_imode);
+	/* Counters, which paranoid 3 refuses to nobody. */
+	if (model) {
+		tc = add_tcase(s, "inherit-policy", NULL, policy_defaults);
+		tcase_add_test(tc, inherit_member_judged_by_policy);
+	}
 }
