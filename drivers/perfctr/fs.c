@@ -43,6 +43,7 @@ static const struct pfs_entry tid_files[] = {
 	{ "state", S_IFREG | 0400, &vperfctr_state_fops },
 	{ "command", S_IFREG | 0200, &vperfctr_command_fops },
 	{ "status", S_IFREG | 0400, &vperfctr_status_fops },
+	{ "children", S_IFREG | 0400, &vperfctr_children_fops },
 };
 
 static const struct pfs_entry root_files[] = {

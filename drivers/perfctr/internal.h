@@ -55,6 +55,7 @@ extern const struct file_operations vperfctr_sums_fops;
 extern const struct file_operations vperfctr_state_fops;
 extern const struct file_operations vperfctr_command_fops;
 extern const struct file_operations vperfctr_status_fops;
+extern const struct file_operations vperfctr_children_fops;
 
 int vperfctr_init(void);
 void vperfctr_settle(void);

@@ -44,6 +44,7 @@
 #include <linux/preempt.h>
 #include <linux/ptrace.h>
 #include <linux/rcupdate.h>
+#include <linux/refcount.h>
 #include <linux/sched.h>
 #include <linux/sched/coredump.h>
 #include <linux/sched/signal.h>
@@ -73,6 +74,10 @@ static_assert(offsetof(struct vperfctr_page, seq) ==
 static_assert(offsetof(struct vperfctr_page, cpu) ==
 	      offsetof(struct vperfctr_state, cpu_state));
 static_assert(sizeof(struct vperfctr_page) <= PAGE_SIZE);
+/* One layout for 32- and 64-bit user space (virtual.rst, "children"). */
+static_assert(offsetof(struct vperfctr_children, sums) == 16);
+static_assert(sizeof(struct vperfctr_children) ==
+	      16 + sizeof(struct perfctr_sum_ctrs));
 
 /* Why a set's counters are stopped. */
 #define VP_STOP_CMD	BIT(0)	/* VPERFCTR_CMD_SUSPEND */
@@ -80,6 +85,7 @@ static_assert(sizeof(struct vperfctr_page) <= PAGE_SIZE);
 #define VP_STOP_CPU	BIT(2)	/* on a CPU that may not use the counters */
 #define VP_STOP_EVICT	BIT(3)	/* the hardware was taken back */
 #define VP_STOP_EXEC	BIT(4)	/* exec'ing; sched_process_exec decides */
+#define VP_STOP_EXIT	BIT(5)	/* the owner is exiting: the sums are final */
 
 /* The owner's credentials when the control was written. */
 struct vp_creds {
@@ -88,8 +94,21 @@ struct vp_creds {
 	kernel_cap_t permitted;
 };
 
+/*
+ * An inheritance tree: the total of its members, the sets that threads
+ * made by the root's owner (and theirs, on down) got at their birth.
+ * Each member adds its sums once, as it exits or leaves the tree.
+ * Referenced by the root and by every member.
+ */
+struct vp_tree {
+	raw_spinlock_t lock;
+	refcount_t refs;
+	struct vperfctr_children ch;
+};
+
 struct vperfctr {
 	raw_spinlock_t lock;
+	refcount_t refs;		/* the owner's, final readers' (vp_watch) */
 	struct preempt_notifier pn;
 	struct task_struct *owner;	/* referenced */
 	struct hlist_node node;		/* vp_hash, keyed by owner */
@@ -109,15 +128,33 @@ struct vperfctr {
 	bool sig_due;
 	bool reserved;			/* holds the hardware */
 	bool evicted;			/* lost it to vperfctr_reclaim() */
+	bool exited;			/* the owner exited: final sums */
+	/* Inheritance: the tree this set roots, or is a member of. */
+	struct vp_tree *tree;
+	bool root;
+	bool folded;			/* a member's sums are in its tree */
+	bool refill_queued;
+	struct vperfctr *spare;		/* the next child's set, made ahead */
+	struct callback_head refill;	/* makes the next spare, in the owner */
 };
+
+/* PF_USER_WORKER (vhost, 6.4+) threads run no user code of their own. */
+#ifdef PF_USER_WORKER
+#define VP_PF_USER_WORKER	PF_USER_WORKER
+#else
+#define VP_PF_USER_WORKER	0
+#endif
 
 /* Sets by owner. Changed under vp_mutex; looked up under it or RCU. */
 static DEFINE_HASHTABLE(vp_hash, 8);
 static DEFINE_MUTEX(vp_mutex);
 static unsigned int vp_hw_users;	/* sets with counters, vp_mutex */
 
-/* sched_process_exec; without it no set is made (see vp_exec()). */
-static struct tracepoint *vp_exec_tp;
+/*
+ * The sched_process_{exec,fork,exit} tracepoints: without all three no
+ * set is made (see vp_exec(), vp_fork(), vp_exit()).
+ */
+static bool vp_tps_ok;
 
 const char *const vperfctr_service = "virtual counters";
 
@@ -136,7 +173,9 @@ static DEFINE_PER_CPU(struct vp_cpu, vp_cpus);
 /* As global mode: no 32-bit delta wraps at 16 events a cycle at 5 GHz. */
 #define VP_SAMPLE_NS	(50 * NSEC_PER_MSEC)
 
+/* Sets to unhash (owner gone, or detached), and sets to free. */
 static LLIST_HEAD(vp_reap_list);
+static LLIST_HEAD(vp_free_list);
 static void vp_reap_fn(struct work_struct *work);
 static DECLARE_WORK(vp_reap_work, vp_reap_fn);
 
@@ -284,6 +323,8 @@ static void vp_user_read_on(struct vperfctr *v)
 /* The owner runs again, or its set changed: count, and let it read. */
 static void vp_run(struct vperfctr *v)
 {
+	if (v->exited)
+		return;
 	vp_resume(v);
 	vp_user_read_on(v);
 }
@@ -400,7 +441,7 @@ static void vp_sched_in(struct preempt_notifier *pn, int cpu)
 	raw_spin_lock_irqsave(&v->lock, flags);
 	mask = vp_take_signal(v, &signo);
 	if (!v->unlinked)
-		vp_run(v);
+		vp_run(v);	/* not after the owner's exit (vp_run()) */
 	raw_spin_unlock_irqrestore(&v->lock, flags);
 	if (mask)
 		vp_signal(current, signo, mask);
@@ -410,6 +451,28 @@ static struct preempt_ops vp_preempt_ops = {
 	.sched_in = vp_sched_in,
 	.sched_out = vp_sched_out,
 };
+
+/*
+ * Locked, counters stopped: a member's sums go to its tree, once, as it
+ * exits or leaves the tree.
+ */
+static void vp_fold(struct vperfctr *v)
+{
+	struct perfctr_cpu_state *st = &v->page->cpu;
+	struct vp_tree *t = v->tree;
+	unsigned int i;
+
+	if (!t || v->root || v->folded)
+		return;
+	v->folded = true;
+	raw_spin_lock(&t->lock);
+	t->ch.sums.tsc += st->tsc_sum;
+	for (i = 0; i < PERFCTR_NR_PMCS; i++)
+		t->ch.sums.pmc[i] += st->pmc[i].sum;
+	t->ch.live--;
+	t->ch.exited++;
+	raw_spin_unlock(&t->lock);
+}
 
 /* In the owner, linked: forget @v (it is unlinked). */
 static void vp_detach(struct vperfctr *v)
@@ -421,6 +484,7 @@ static void vp_detach(struct vperfctr *v)
 	raw_spin_lock_irqsave(&v->lock, flags);
 	vp_leave(v);
 	vp_stop(v, VP_STOP_CMD);	/* a mapping shows final sums */
+	vp_fold(v);
 	reap = vp_claim_reap(v);
 	raw_spin_unlock_irqrestore(&v->lock, flags);
 	preempt_notifier_unregister(&v->pn);
@@ -543,12 +607,42 @@ static struct vperfctr *vp_find(struct task_struct *task)
 	return v;
 }
 
+static void vp_tree_put(struct vp_tree *t)
+{
+	if (t && refcount_dec_and_test(&t->refs))
+		kfree(t);
+}
+
+/* A set never given to a thread (vp_alloc()). */
+static void vp_free_spare(struct vperfctr *v)
+{
+	free_page((unsigned long)v->page);
+	kfree(v);
+}
+
+/* From the reap work only: see vp_put(). */
 static void vp_free(struct vperfctr *v)
 {
+	if (v->spare)
+		vp_free_spare(v->spare);
+	vp_tree_put(v->tree);
 	put_task_struct(v->owner);
 	free_page((unsigned long)v->page);	/* a mapping keeps its own ref */
 	kfree(v);
 	module_put(THIS_MODULE);
+}
+
+/*
+ * The last reference frees the set from the reap work, never here: some
+ * callers are task_work callbacks and tracepoint probes, where the module
+ * must not lose its last reference, nor (PREEMPT_RT) memory be freed.
+ */
+static void vp_put(struct vperfctr *v)
+{
+	if (refcount_dec_and_test(&v->refs)) {
+		llist_add(&v->reap, &vp_free_list);
+		irq_work_queue(&vp_reap_irq_work);
+	}
 }
 
 static void vp_hw_put(void)
@@ -570,26 +664,27 @@ static void vp_reap_fn(struct work_struct *work)
 	struct llist_node *list = llist_del_all(&vp_reap_list);
 	struct vperfctr *v, *n;
 
-	if (!list)
-		return;
-	mutex_lock(&vp_mutex);
-	llist_for_each_entry(v, list, reap) {
-		hash_del_rcu(&v->node);
-		if (v->reserved)
-			vp_hw_put();
+	if (list) {
+		mutex_lock(&vp_mutex);
+		llist_for_each_entry(v, list, reap) {
+			hash_del_rcu(&v->node);
+			if (v->reserved) {
+				v->reserved = false;
+				vp_hw_put();
+			}
+		}
+		mutex_unlock(&vp_mutex);
+		synchronize_rcu();	/* sums readers look sets up under RCU */
+		llist_for_each_entry_safe(v, n, list, reap)
+			vp_put(v);
 	}
-	mutex_unlock(&vp_mutex);
-	synchronize_rcu();		/* sums readers look sets up under RCU */
+	list = llist_del_all(&vp_free_list);
 	llist_for_each_entry_safe(v, n, list, reap)
 		vp_free(v);
 }
 
-static void vp_creds_take(struct vp_creds *c, struct task_struct *task)
+static void vp_creds_from(struct vp_creds *c, const struct cred *cred)
 {
-	const struct cred *cred;
-
-	rcu_read_lock();
-	cred = __task_cred(task);
 	c->uid = cred->uid;
 	c->euid = cred->euid;
 	c->suid = cred->suid;
@@ -599,17 +694,31 @@ static void vp_creds_take(struct vp_creds *c, struct task_struct *task)
 	c->sgid = cred->sgid;
 	c->fsgid = cred->fsgid;
 	c->permitted = cred->cap_permitted;
+}
+
+static void vp_creds_take(struct vp_creds *c, struct task_struct *task)
+{
+	rcu_read_lock();
+	vp_creds_from(c, __task_cred(task));
 	rcu_read_unlock();
+}
+
+static bool vp_creds_eq(const struct vp_creds *a, const struct vp_creds *b)
+{
+	return uid_eq(a->uid, b->uid) && uid_eq(a->euid, b->euid) &&
+	       uid_eq(a->suid, b->suid) && uid_eq(a->fsuid, b->fsuid) &&
+	       gid_eq(a->gid, b->gid) && gid_eq(a->egid, b->egid) &&
+	       gid_eq(a->sgid, b->sgid) && gid_eq(a->fsgid, b->fsgid) &&
+	       cap_issubset(a->permitted, b->permitted) &&
+	       cap_issubset(b->permitted, a->permitted);
 }
 
 static bool vp_creds_same(const struct vp_creds *c, const struct cred *cred)
 {
-	return uid_eq(c->uid, cred->uid) && uid_eq(c->euid, cred->euid) &&
-	       uid_eq(c->suid, cred->suid) && uid_eq(c->fsuid, cred->fsuid) &&
-	       gid_eq(c->gid, cred->gid) && gid_eq(c->egid, cred->egid) &&
-	       gid_eq(c->sgid, cred->sgid) && gid_eq(c->fsgid, cred->fsgid) &&
-	       cap_issubset(c->permitted, cred->cap_permitted) &&
-	       cap_issubset(cred->cap_permitted, c->permitted);
+	struct vp_creds now;
+
+	vp_creds_from(&now, cred);
+	return vp_creds_eq(c, &now);
 }
 
 /* Charged to the caller's memory cgroup: every user can make sets. */
@@ -626,6 +735,7 @@ static struct vperfctr *vp_alloc(void)
 	}
 	v->page->magic = VPERFCTR_STATE_MAGIC;
 	raw_spin_lock_init(&v->lock);
+	refcount_set(&v->refs, 1);
 	preempt_notifier_init(&v->pn, &vp_preempt_ops);
 	return v;
 }
@@ -635,7 +745,7 @@ static struct vperfctr *vp_create(struct task_struct *task)
 {
 	struct vperfctr *v;
 
-	if (!vp_exec_tp)
+	if (!vp_tps_ok)
 		return ERR_PTR(-EOPNOTSUPP);
 	v = vp_alloc();
 	if (!v)
@@ -648,7 +758,7 @@ static struct vperfctr *vp_create(struct task_struct *task)
 	if (task != current) {
 		init_task_work(&v->twork, vp_link_fn);
 		if (task_work_add(task, &v->twork, TWA_RESUME)) {
-			vp_free(v);
+			vp_free(v);	/* never seen: no one else has it */
 			return ERR_PTR(-ESRCH);	/* it is exiting */
 		}
 	}
@@ -695,17 +805,155 @@ static struct task_struct *vp_file_task(struct file *file)
 	return task;
 }
 
+/*
+ * Final counts. Every open file of a thread's refers to its thread's
+ * watch; as the thread exits (vp_exit()), the watch takes a reference to
+ * its set, so that the files still read it, final, until the last one
+ * is closed. Watches are made and found under vp_watch_lock.
+ */
+struct vp_watch {
+	struct hlist_node node;		/* vp_watches, keyed by task */
+	struct task_struct *task;	/* referenced */
+	unsigned int files;		/* open files referring to it */
+	bool done;			/* vp_exit() ran: final, exit_creds */
+	struct vperfctr *final;		/* referenced; NULL: no set at exit */
+	struct vp_creds exit_creds;
+};
+
+/* An open file of /proc/perfctr/<tid>/. */
+struct vp_file {
+	struct vp_watch *w;
+	struct vp_creds creds;		/* the thread's, at open */
+};
+
+static DEFINE_HASHTABLE(vp_watches, 6);
+static DEFINE_RAW_SPINLOCK(vp_watch_lock);
+static unsigned int vp_nr_watches;
+
+static struct vp_watch *vp_watch_find(struct task_struct *task)
+{
+	struct vp_watch *w;
+
+	hash_for_each_possible(vp_watches, w, node, (unsigned long)task)
+		if (w->task == task)
+			return w;
+	return NULL;
+}
+
+static void vp_watch_put(struct vp_watch *w)
+{
+	bool last;
+
+	raw_spin_lock(&vp_watch_lock);
+	last = !--w->files;
+	if (last) {
+		hash_del(&w->node);
+		vp_nr_watches--;
+	}
+	raw_spin_unlock(&vp_watch_lock);
+	if (!last)
+		return;
+	if (w->final)
+		vp_put(w->final);
+	put_task_struct(w->task);
+	kfree(w);
+}
+
+/* @task's watch, made if need be; -ESRCH once it is exiting. */
+static struct vp_watch *vp_watch_get(struct task_struct *task)
+{
+	struct vp_watch *w, *new = kzalloc(sizeof(*new), GFP_KERNEL_ACCOUNT);
+
+	if (!new)
+		return ERR_PTR(-ENOMEM);
+	raw_spin_lock(&vp_watch_lock);
+	w = vp_watch_find(task);
+	if (!w) {
+		w = new;
+		new = NULL;
+		get_task_struct(task);
+		w->task = task;
+		hash_add(vp_watches, &w->node, (unsigned long)task);
+		vp_nr_watches++;
+	}
+	w->files++;
+	raw_spin_unlock(&vp_watch_lock);
+	kfree(new);
+	/* Pairs with vp_watch_exit(): either it finds w, or we see the exit. */
+	smp_mb();
+	if (READ_ONCE(task->flags) & PF_EXITING) {
+		vp_watch_put(w);
+		return ERR_PTR(-ESRCH);
+	}
+	return w;
+}
+
+/*
+ * In the exiting thread, its set (or NULL) final: its watch, if any,
+ * keeps it for the files, with the credentials it exits with.
+ */
+static void vp_watch_exit(struct vperfctr *v)
+{
+	struct vp_watch *w;
+
+	/* Pairs with vp_watch_get(); PF_EXITING is set. */
+	smp_mb();
+	if (!READ_ONCE(vp_nr_watches))
+		return;
+	raw_spin_lock(&vp_watch_lock);
+	w = vp_watch_find(current);
+	if (w && !w->done) {
+		if (v) {
+			refcount_inc(&v->refs);
+			w->final = v;
+		}
+		vp_creds_take(&w->exit_creds, current);
+		/* final and exit_creds before done: vp_wait_exit() */
+		smp_store_release(&w->done, true);
+	}
+	raw_spin_unlock(&vp_watch_lock);
+}
+
+/*
+ * The thread's credentials are taken before the permission check: if
+ * they change in between, the final counts are refused (vp_read_final()).
+ */
 static int vp_open(struct inode *inode, struct file *file)
 {
 	struct task_struct *task = get_pid_task(inode->i_private, PIDTYPE_PID);
+	struct vp_file *f;
 	int err = 0;
 
 	if (!task)
 		return -ESRCH;
+	f = kzalloc(sizeof(*f), GFP_KERNEL_ACCOUNT);
+	if (!f) {
+		err = -ENOMEM;
+		goto out;
+	}
+	vp_creds_take(&f->creds, task);
 	if (task != current && !perfctr_may_read_task(task))
 		err = -EACCES;
+	if (!err) {
+		f->w = vp_watch_get(task);
+		err = PTR_ERR_OR_ZERO(f->w);
+	}
+	if (err)
+		kfree(f);
+	else
+		file->private_data = f;
+out:
 	put_task_struct(task);
 	return err;
+}
+
+static int vp_release(struct inode *inode, struct file *file)
+{
+	struct vp_file *f = file->private_data;
+
+	vp_watch_put(f->w);
+	kfree(f);
+	return 0;
 }
 
 /*
@@ -747,10 +995,80 @@ static void vp_unlock_idle(struct vperfctr *v, unsigned long flags)
 		vp_signal(current, signo, mask);
 }
 
+/*
+ * What a control with VPERFCTR_CONTROL_INHERIT needs, made before
+ * anything changes: a tree, for a root, and the first child's set.
+ */
+struct vp_prep {
+	struct vp_tree *tree;
+	struct vperfctr *spare;
+};
+
+static struct vp_tree *vp_tree_alloc(void)
+{
+	struct vp_tree *t = kzalloc(sizeof(*t), GFP_KERNEL_ACCOUNT);
+
+	if (t) {
+		raw_spin_lock_init(&t->lock);
+		refcount_set(&t->refs, 1);
+	}
+	return t;
+}
+
+static void vp_prep_free(struct vp_prep *p)
+{
+	if (p->spare)
+		vp_free_spare(p->spare);
+	vp_tree_put(p->tree);
+}
+
+static int vp_prep_alloc(struct vp_prep *p, const struct vperfctr_control *uc,
+			 bool root)
+{
+	if (!(uc->flags & VPERFCTR_CONTROL_INHERIT))
+		return 0;
+	p->spare = vp_alloc();
+	if (root)
+		p->tree = vp_tree_alloc();
+	if (!p->spare || (root && !p->tree)) {
+		vp_prep_free(p);
+		return -ENOMEM;
+	}
+	return 0;
+}
+
+/*
+ * Locked, idle: a new control ends the set's part in its tree. A member's
+ * sums so far go to the tree, which counts it as gone; a root's members
+ * count on, but no longer into this set's total. Returns the tree to put.
+ */
+static struct vp_tree *vp_leave_tree(struct vperfctr *v)
+{
+	struct vp_tree *t = v->tree;
+
+	vp_fold(v);
+	v->tree = NULL;
+	v->root = false;
+	v->folded = false;
+	return t;
+}
+
+/* Locked, idle: @p's tree (a new root's) and spare are @v's now. */
+static void vp_take_prep(struct vperfctr *v, struct vp_prep *p)
+{
+	if (p->tree) {
+		v->tree = p->tree;
+		v->root = true;
+		p->tree = NULL;
+	}
+	swap(v->spare, p->spare);	/* the old spare is @p's to free */
+}
+
 static int vp_install(struct vperfctr *v, struct perfctr_cpu_state *new,
-		      const struct vperfctr_control *uc)
+		      const struct vperfctr_control *uc, struct vp_prep *p)
 {
 	struct perfctr_cpu_state *st = &v->page->cpu;
+	struct vp_tree *old_tree;
 	struct vp_creds creds;
 	unsigned long flags;
 	unsigned int i;
@@ -760,6 +1078,7 @@ static int vp_install(struct vperfctr *v, struct perfctr_cpu_state *new,
 		raw_spin_unlock_irqrestore(&v->lock, flags);
 		return -EBUSY;
 	}
+	old_tree = vp_leave_tree(v);	/* with the sums the old control got */
 	if (uc->preserve & VPERFCTR_PRESERVE_TSC)
 		new->tsc_sum = st->tsc_sum;
 	for (i = 0; i < PERFCTR_NR_PMCS; i++)
@@ -776,7 +1095,9 @@ static int vp_install(struct vperfctr *v, struct perfctr_cpu_state *new,
 	v->saved_cstatus = 0;
 	v->ovf_mask = 0;
 	v->sig_due = false;
+	vp_take_prep(v, p);
 	vp_unlock_idle(v, flags);
+	vp_tree_put(old_tree);
 	return 0;
 }
 
@@ -795,13 +1116,16 @@ static int vp_check_uctl(const struct vperfctr_control *uc)
 		return -EINVAL;
 	if (uc->cpu_control.nrictrs && !uc->si_signo)
 		return -EINVAL;		/* an overflow nobody hears of */
+	/* Each member would get signals its program may not expect. */
+	if (uc->cpu_control.nrictrs && (uc->flags & VPERFCTR_CONTROL_INHERIT))
+		return -EINVAL;
 	return 0;
 }
 
 /* vp_mutex held: @new replaces @task's control, or nothing changes. */
 static int vp_set_control(struct task_struct *task,
 			  struct perfctr_cpu_state *new,
-			  const struct vperfctr_control *uc)
+			  const struct vperfctr_control *uc, struct vp_prep *p)
 {
 	bool uses_hw = perfctr_cstatus_nrctrs(new->cstatus) != 0;
 	struct vperfctr *v = vp_find(task);
@@ -825,7 +1149,7 @@ static int vp_set_control(struct task_struct *task,
 			goto out_hw;
 		}
 	}
-	err = vp_install(v, new, uc);
+	err = vp_install(v, new, uc, p);
 	if (err)
 		goto out_hw;
 	if (got_hw)
@@ -847,6 +1171,7 @@ static ssize_t vp_control_write(struct file *file, const char __user *buf,
 {
 	struct perfctr_cpu_state *new;
 	struct vperfctr_control uc;
+	struct vp_prep prep = {};
 	struct task_struct *task;
 	int err;
 
@@ -872,10 +1197,13 @@ static ssize_t vp_control_write(struct file *file, const char __user *buf,
 	err = perfctr_cpu_update_control(new, false);
 	if (!err)
 		err = perfctr_may_count(new);
+	if (!err)
+		err = vp_prep_alloc(&prep, &uc, true);
 	if (!err) {
 		mutex_lock(&vp_mutex);
-		err = vp_set_control(task, new, &uc);
+		err = vp_set_control(task, new, &uc, &prep);
 		mutex_unlock(&vp_mutex);
+		vp_prep_free(&prep);
 	}
 	kfree(new);
 out_task:
@@ -911,10 +1239,48 @@ static void vp_fill_sums(struct vperfctr *v, void *rec)
 		sums->pmc[i] = st->pmc[i].sum;
 }
 
+/* The thread of @w is exiting: its exit probe is a moment away. */
+static int vp_wait_exit(struct vp_watch *w)
+{
+	/* done, then final and exit_creds: vp_watch_exit() */
+	while (!smp_load_acquire(&w->done)) {
+		if (fatal_signal_pending(current))
+			return -EINTR;
+		schedule_timeout_killable(1);
+	}
+	return 0;
+}
+
+/*
+ * @file's thread has exited: its final set, if it had one, as for a live
+ * one. Not if its credentials changed since the open (a setuid program,
+ * setuid()): the open's permission check no longer says anything.
+ */
+static int vp_fill_final(struct file *file, vp_fill_t fill, void *rec)
+{
+	struct vp_file *f = file->private_data;
+	struct vp_watch *w = f->w;
+	unsigned long flags;
+	int err;
+
+	err = vp_wait_exit(w);
+	if (err)
+		return err;
+	if (!vp_creds_eq(&f->creds, &w->exit_creds))
+		return -ESRCH;
+	if (!w->final)
+		return 0;
+	raw_spin_lock_irqsave(&w->final->lock, flags);
+	fill(w->final, rec);
+	raw_spin_unlock_irqrestore(&w->final->lock, flags);
+	return 1;
+}
+
 /*
  * Calls @fill on the set of @file's thread, under its lock, if it has
- * one: 1 if it did, 0 if not, or an error. Never waits: another thread's
- * sums are as of its last sample.
+ * one: 1 if it did, 0 if not, or an error. Never waits for a live
+ * thread: another thread's sums are as of its last sample. After the
+ * thread's exit, its final set (vp_fill_final()).
  */
 static int vp_fill_from(struct file *file, vp_fill_t fill, void *rec)
 {
@@ -923,6 +1289,8 @@ static int vp_fill_from(struct file *file, vp_fill_t fill, void *rec)
 	unsigned long flags;
 
 	task = vp_file_task(file);
+	if (task == ERR_PTR(-ESRCH))
+		return vp_fill_final(file, fill, rec);
 	if (IS_ERR(task))
 		return PTR_ERR(task);
 	rcu_read_lock();
@@ -948,6 +1316,7 @@ static ssize_t vp_read_record(struct file *file, char __user *buf,
 	union {
 		struct vperfctr_control uc;
 		struct perfctr_sum_ctrs sums;
+		struct vperfctr_children ch;
 	} rec = {};
 	int err;
 
@@ -978,9 +1347,28 @@ static ssize_t vp_sums_read(struct file *file, char __user *buf, size_t count,
 			      sizeof(struct perfctr_sum_ctrs), vp_fill_sums);
 }
 
+/* A root's inherited total; zeroes for other sets. */
+static void vp_fill_children(struct vperfctr *v, void *rec)
+{
+	struct vperfctr_children *ch = rec;
+
+	if (!v->root)
+		return;
+	raw_spin_lock(&v->tree->lock);
+	*ch = v->tree->ch;
+	raw_spin_unlock(&v->tree->lock);
+}
+
+static ssize_t vp_children_read(struct file *file, char __user *buf,
+				size_t count, loff_t *ppos)
+{
+	return vp_read_record(file, buf, count, ppos,
+			      sizeof(struct vperfctr_children), vp_fill_children);
+}
+
 /* Why a set stands still, as <tid>/status shows it: bit n of stopped. */
 static const char *const vp_stop_names[] = {
-	"suspended", "overflow", "forbidden-cpu", "evicted", "exec",
+	"suspended", "overflow", "forbidden-cpu", "evicted", "exec", "exited",
 };
 
 struct vp_status {
@@ -998,6 +1386,10 @@ static void vp_describe(struct vperfctr *v, void *rec)
 	unsigned int bit;
 	int len;
 
+	if (v->exited) {
+		st->len = scnprintf(st->line, size, "exited\n");
+		return;
+	}
 	if (!stopped) {
 		st->len = scnprintf(st->line, size, "%s\n",
 				    v->page->cpu.cstatus ? "running" : "idle");
@@ -1012,7 +1404,7 @@ static void vp_describe(struct vperfctr *v, void *rec)
 	st->len = len + scnprintf(st->line + len, size - len, "\n");
 }
 
-/* "none", "idle", "running" or "stopped: <why>[,<why>...]". */
+/* "none", "idle", "running", "stopped: <why>[,<why>...]" or "exited". */
 static ssize_t vp_status_read(struct file *file, char __user *ubuf,
 			      size_t count, loff_t *ppos)
 {
@@ -1178,7 +1570,7 @@ out:
 
 /* The files of /proc/perfctr/<tid>/: each opened by vp_open(). */
 #define VP_FOPS(...)							\
-	{ .owner = THIS_MODULE, .open = vp_open,			\
+	{ .owner = THIS_MODULE, .open = vp_open, .release = vp_release,	\
 	  .llseek = default_llseek, __VA_ARGS__ }
 
 const struct file_operations vperfctr_control_fops =
@@ -1189,6 +1581,8 @@ const struct file_operations vperfctr_status_fops =
 	VP_FOPS(.read = vp_status_read);
 const struct file_operations vperfctr_command_fops =
 	VP_FOPS(.write = vp_command_write);
+const struct file_operations vperfctr_children_fops =
+	VP_FOPS(.read = vp_children_read);
 
 /*
  * A set survives exec only into a program that anyone with the owner's
@@ -1245,10 +1639,266 @@ out:
 	rcu_read_unlock();
 }
 
-static void vp_exec_tp_find(struct tracepoint *tp, void *priv)
+/*
+ * Inheritance (Documentation/perfctr/virtual.rst). A set whose control
+ * has VPERFCTR_CONTROL_INHERIT keeps a spare set made ahead, as the fork
+ * tracepoint may not sleep nor, on PREEMPT_RT, allocate: each fork hands
+ * it to the child, and the parent makes the next on its way back to user
+ * space, before it can fork again. The child sets it up itself, before
+ * its first instruction, as its creator could not.
+ */
+
+/* Locked: the tree @v's children join, or NULL. */
+static struct vp_tree *vp_children_tree(const struct vperfctr *v)
 {
-	if (!strcmp(tp->name, "sched_process_exec"))
-		*(struct tracepoint **)priv = tp;
+	if (!(v->uctl.flags & VPERFCTR_CONTROL_INHERIT) || v->exited ||
+	    v->unlinked)
+		return NULL;
+	return v->tree;
+}
+
+static void vp_member_gone(struct vperfctr *v, bool lost)
+{
+	struct vp_tree *t = v->tree;
+	unsigned long flags;
+
+	raw_spin_lock_irqsave(&t->lock, flags);
+	t->ch.live--;
+	if (lost)
+		t->ch.lost++;
+	else
+		t->ch.exited++;
+	raw_spin_unlock_irqrestore(&t->lock, flags);
+}
+
+/* In the member, before user space: count from here on, or fail. */
+static int vp_adopt(struct vperfctr *v)
+{
+	struct vperfctr_control uc = v->uctl;
+	struct perfctr_cpu_state *new;
+	struct vp_prep prep = {};
+	bool uses_hw;
+	int err;
+
+	new = kzalloc(sizeof(*new), GFP_KERNEL);
+	if (!new)
+		return -ENOMEM;
+	new->control = v->page->cpu.control;
+	err = perfctr_cpu_update_control(new, false);
+	if (!err)
+		err = perfctr_may_count(new);	/* as if it wrote it itself */
+	if (!err)
+		err = vp_prep_alloc(&prep, &uc, false);
+	uses_hw = perfctr_cstatus_nrctrs(new->cstatus) != 0;
+	if (!err && uses_hw && cpumask_intersects(current->cpus_ptr,
+						  &perfctr_cpus_forbidden_mask))
+		err = -EINVAL;
+	mutex_lock(&vp_mutex);
+	if (!err && uses_hw)
+		err = vp_hw_get();
+	if (!err) {
+		/* Unseen so far: no locking, no seq. */
+		v->page->cpu = *new;
+		vp_creds_take(&v->creds, current);
+		v->reserved = uses_hw;
+		v->spare = prep.spare;
+		prep.spare = NULL;
+		hash_add_rcu(vp_hash, &v->node, (unsigned long)current);
+		vp_link(v);
+	}
+	mutex_unlock(&vp_mutex);
+	vp_prep_free(&prep);
+	kfree(new);
+	return err;
+}
+
+static void vp_adopt_fn(struct callback_head *cb)
+{
+	struct vperfctr *v = container_of(cb, struct vperfctr, twork);
+	int err = -ESRCH;
+
+	/* At exit, before it ran a single instruction: nothing to count. */
+	if (!(current->flags & PF_EXITING))
+		err = vp_adopt(v);
+	if (err) {
+		vp_member_gone(v, err != -ESRCH);
+		vp_put(v);
+	}
+}
+
+/* In the parent, after a fork took its spare: the next one. */
+static void vp_refill_fn(struct callback_head *cb)
+{
+	struct vperfctr *v = container_of(cb, struct vperfctr, refill);
+	struct vperfctr *s = NULL;
+	unsigned long flags;
+
+	if (!(current->flags & PF_EXITING))
+		s = vp_alloc();
+	raw_spin_lock_irqsave(&v->lock, flags);
+	v->refill_queued = false;
+	if (s && !v->spare && vp_children_tree(v))
+		swap(v->spare, s);
+	raw_spin_unlock_irqrestore(&v->lock, flags);
+	if (s)
+		vp_free_spare(s);
+	vp_put(v);
+}
+
+/*
+ * In the owner, after a fork took @v's spare: make the next one on the
+ * way back to user space. Once: one fork at a time, the refill between.
+ */
+static void vp_queue_refill(struct vperfctr *v)
+{
+	unsigned long flags;
+	bool queue;
+
+	raw_spin_lock_irqsave(&v->lock, flags);
+	queue = !v->refill_queued;
+	v->refill_queued = true;
+	raw_spin_unlock_irqrestore(&v->lock, flags);
+	if (!queue)
+		return;
+	refcount_inc(&v->refs);
+	init_task_work(&v->refill, vp_refill_fn);
+	if (!task_work_add(current, &v->refill, TWA_RESUME))
+		return;
+	/* Only at exit, where there will be no more forks. */
+	refcount_dec(&v->refs);		/* the owner's is left */
+}
+
+/* @s, a spare, becomes @child's set, to be set up by @child. */
+static void vp_member_start(struct vperfctr *s, struct task_struct *child)
+{
+	get_task_struct(child);
+	s->owner = child;
+	s->exec_id = READ_ONCE(child->self_exec_id);
+	__module_get(THIS_MODULE);	/* the parent's set holds one */
+	init_task_work(&s->twork, vp_adopt_fn);
+	/* Fails only for a child already past its exit's task_work. */
+	if (task_work_add(child, &s->twork, TWA_RESUME)) {
+		vp_member_gone(s, false);
+		vp_put(s);
+	}
+}
+
+/* In the parent, @v its set: @child gets the spare, if there is one. */
+static void vp_fork_member(struct vperfctr *v, struct task_struct *child)
+{
+	struct vperfctr *s = NULL;
+	unsigned long flags;
+	struct vp_tree *t;
+
+	raw_spin_lock_irqsave(&v->lock, flags);
+	t = vp_children_tree(v);
+	if (t) {
+		swap(s, v->spare);
+		raw_spin_lock(&t->lock);
+		if (s)
+			t->ch.live++;
+		else
+			t->ch.lost++;	/* no memory for it at the last refill */
+		raw_spin_unlock(&t->lock);
+	}
+	if (s) {
+		refcount_inc(&t->refs);
+		s->tree = t;
+		s->uctl = v->uctl;
+		s->page->cpu.control = v->page->cpu.control;
+	}
+	raw_spin_unlock_irqrestore(&v->lock, flags);
+	if (t)
+		vp_queue_refill(v);
+	if (s)
+		vp_member_start(s, child);
+}
+
+/* sched_process_fork: in the parent, @child not yet woken. */
+static void vp_fork(void *data, struct task_struct *parent,
+		    struct task_struct *child)
+{
+	struct vperfctr *v;
+
+	if (child->flags & (PF_KTHREAD | PF_IO_WORKER | VP_PF_USER_WORKER))
+		return;
+	rcu_read_lock();
+	v = vp_find(current);
+	if (v)
+		vp_fork_member(v, child);
+	rcu_read_unlock();
+}
+
+/*
+ * sched_process_exit: in the exiting thread, before its parent can know
+ * it exited (as perf does with its own counters). The set stops for good,
+ * a member's sums go to its tree, and the thread's files keep the set.
+ */
+static void vp_exit(void *data, struct task_struct *task)
+{
+	struct vperfctr *v;
+	unsigned long flags;
+
+	rcu_read_lock();
+	v = vp_find_any(current);
+	if (v) {
+		raw_spin_lock_irqsave(&v->lock, flags);
+		vp_leave(v);
+		vp_stop(v, VP_STOP_EXIT);
+		v->exited = true;
+		vp_fold(v);
+		raw_spin_unlock_irqrestore(&v->lock, flags);
+	}
+	vp_watch_exit(v);
+	rcu_read_unlock();
+}
+
+static struct {
+	const char *name;
+	void *probe;
+	struct tracepoint *tp;
+} vp_tps[] = {
+	{ "sched_process_exec", vp_exec },
+	{ "sched_process_fork", vp_fork },
+	{ "sched_process_exit", vp_exit },
+};
+
+static void vp_tp_find(struct tracepoint *tp, void *priv)
+{
+	unsigned int i;
+
+	for (i = 0; i < ARRAY_SIZE(vp_tps); i++)
+		if (!strcmp(tp->name, vp_tps[i].name))
+			vp_tps[i].tp = tp;
+}
+
+static void vp_tps_unregister(void)
+{
+	unsigned int i;
+
+	for (i = 0; i < ARRAY_SIZE(vp_tps); i++)
+		if (vp_tps[i].tp)
+			tracepoint_probe_unregister(vp_tps[i].tp,
+						    vp_tps[i].probe, NULL);
+	tracepoint_synchronize_unregister();
+}
+
+/* All three, or none: vp_tps_ok says which. */
+static void vp_tps_register(void)
+{
+	unsigned int i;
+
+	for_each_kernel_tracepoint(vp_tp_find, NULL);
+	for (i = 0; i < ARRAY_SIZE(vp_tps); i++) {
+		if (!vp_tps[i].tp ||
+		    tracepoint_probe_register(vp_tps[i].tp, vp_tps[i].probe,
+					      NULL)) {
+			vp_tps[i].tp = NULL;
+			vp_tps_unregister();
+			return;
+		}
+	}
+	vp_tps_ok = true;
 }
 
 /*
@@ -1341,11 +1991,16 @@ void vperfctr_show_holders(struct seq_file *m)
 	seq_puts(m, ")");
 }
 
-/* Sets already gone let go of the hardware before this returns. */
+/*
+ * Sets already gone let go of the hardware before this returns. The work
+ * may queue itself again (a reap's last reference), hence the loop.
+ */
 void vperfctr_settle(void)
 {
-	irq_work_sync(&vp_reap_irq_work);
-	flush_work(&vp_reap_work);
+	do {
+		irq_work_sync(&vp_reap_irq_work);
+		flush_work(&vp_reap_work);
+	} while (!llist_empty(&vp_reap_list) || !llist_empty(&vp_free_list));
 }
 
 /*
@@ -1375,9 +2030,7 @@ int vperfctr_init(void)
 	if (ret < 0)
 		return ret;
 	vp_hp_state = ret;
-	for_each_kernel_tracepoint(vp_exec_tp_find, &vp_exec_tp);
-	if (vp_exec_tp && tracepoint_probe_register(vp_exec_tp, (void *)vp_exec, NULL))
-		vp_exec_tp = NULL;
+	vp_tps_register();
 	/* Once for the module's life: enabling it per set would sleep. */
 	preempt_notifier_inc();
 	perfctr_cpu_set_ihandler(vp_ihandler);
@@ -1390,12 +2043,9 @@ void vperfctr_exit(void)
 	unsigned int cpu;
 
 	perfctr_cpu_set_ihandler(NULL);
-	if (vp_exec_tp) {
-		tracepoint_probe_unregister(vp_exec_tp, (void *)vp_exec, NULL);
-		tracepoint_synchronize_unregister();
-	}
-	irq_work_sync(&vp_reap_irq_work);
-	flush_work(&vp_reap_work);	/* the last vp_free() may still return */
+	if (vp_tps_ok)
+		vp_tps_unregister();
+	vperfctr_settle();	/* the last vp_free() may still return */
 	cpuhp_remove_state_nocalls(vp_hp_state);
 	for_each_possible_cpu(cpu)
 		hrtimer_cancel(&per_cpu_ptr(&vp_cpus, cpu)->timer);

@@ -45,6 +45,11 @@ if [ ! -f "$src/.unpacked" ]; then
 	touch "$src/.unpacked"
 fi
 
+# One build per directory: a second caller waits for the first.
+mkdir -p "$cache/build"
+exec 9>"$out.lock"
+flock 9
+
 if [ -f "$out/.built" ]; then
 	echo "$out"
 	exit 0

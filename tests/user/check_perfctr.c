@@ -91,6 +91,9 @@ START_TEST(abi_layout)
 	ck_assert_uint_eq(offsetof(struct perfctr_cpu_state_user, pmc), 24);
 	ck_assert_uint_eq(sizeof(struct perfctr_cpu_state_user), 24 + NR_PMCS * 16);
 	ck_assert_uint_eq(sizeof(struct perfctr_cpu_control), 4 * CONTROL_WORDS);
+	/* <tid>/children: 168 bytes on x86, 88 on ppc32 (virtual.rst). */
+	ck_assert_uint_eq(offsetof(struct vperfctr_children, sums), 16);
+	ck_assert_uint_eq(sizeof(struct vperfctr_children), 16 + 8 * (1 + NR_PMCS));
 }
 
 /* --- module information --- */

@@ -28,6 +28,8 @@ static const check_area_fn areas[] = {
 	vp_lifetime_tcase,
 	vp_sim_tcase,
 	vp_parse_tcase,
+	vp_inherit_tcase,
+	vp_final_tcase,
 };
 
 int main(int argc, char **argv)

@@ -21,6 +21,8 @@ void vp_remote_tcase(struct Suite *s);
 void vp_lifetime_tcase(struct Suite *s);
 void vp_sim_tcase(struct Suite *s);
 void vp_parse_tcase(struct Suite *s);
+void vp_inherit_tcase(struct Suite *s);
+void vp_final_tcase(struct Suite *s);
 
 /* The suite's binary exec'd again by lifetime.c's tests, as a probe. */
 #define PROBE_ARG	"--exec-probe"

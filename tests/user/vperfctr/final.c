@@ -1,0 +1,284 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * The vperfctr suite's "final" case: a descriptor opened on a thread's
+ * files while it lived reads, after its exit, the final control, sums,
+ * inherited total and status; also in another process, passed over a
+ * Unix socket; unless the thread changed credentials since the open
+ * (virtual.rst, "Final counts").
+ */
+#define _GNU_SOURCE
+#include <check.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <pthread.h>
+#include <string.h>
+#include <sys/socket.h>
+#include <unistd.h>
+
+#include "vperfctr.h"
+
+/* A thread's files, as a parent keeps them to read the final counts. */
+enum { F_CTL, F_SUMS, F_STATUS, F_CHILDREN, F_CMD, F_N };
+
+static const char *const names[F_N] = {
+	"control", "sums", "status", "children", "command",
+};
+
+static int open_all(pid_t tid, int fd[F_N])
+{
+	unsigned int i;
+
+	for (i = 0; i < F_N; i++) {
+		fd[i] = pfs_open(tid, names[i], i == F_CTL ? O_RDWR :
+				 i == F_CMD ? O_WRONLY : O_RDONLY);
+		if (fd[i] < 0)
+			return -1;
+	}
+	return 0;
+}
+
+/* Non-asserting: @fd over @sock with @data. */
+static int send_fds(int sock, const int fd[F_N], const void *data, size_t len)
+{
+	char cbuf[CMSG_SPACE(F_N * sizeof(int))] = { 0 };
+	struct iovec iov = { .iov_base = (void *)data, .iov_len = len };
+	struct msghdr mh = {
+		.msg_iov = &iov, .msg_iovlen = 1,
+		.msg_control = cbuf, .msg_controllen = sizeof(cbuf),
+	};
+	struct cmsghdr *cm = CMSG_FIRSTHDR(&mh);
+
+	cm->cmsg_level = SOL_SOCKET;
+	cm->cmsg_type = SCM_RIGHTS;
+	cm->cmsg_len = CMSG_LEN(F_N * sizeof(int));
+	memcpy(CMSG_DATA(cm), fd, F_N * sizeof(int));
+	return sendmsg(sock, &mh, 0) == (ssize_t)len ? 0 : -1;
+}
+
+static void recv_fds(int sock, int fd[F_N], void *data, size_t len)
+{
+	char cbuf[CMSG_SPACE(F_N * sizeof(int))];
+	struct iovec iov = { .iov_base = data, .iov_len = len };
+	struct msghdr mh = {
+		.msg_iov = &iov, .msg_iovlen = 1,
+		.msg_control = cbuf, .msg_controllen = sizeof(cbuf),
+	};
+	struct cmsghdr *cm;
+
+	ck_assert_int_eq(recvmsg(sock, &mh, 0), (ssize_t)len);
+	cm = CMSG_FIRSTHDR(&mh);
+	ck_assert_ptr_nonnull(cm);
+	ck_assert_int_eq(cm->cmsg_type, SCM_RIGHTS);
+	ck_assert_uint_eq(cm->cmsg_len, CMSG_LEN(F_N * sizeof(int)));
+	memcpy(fd, CMSG_DATA(cm), F_N * sizeof(int));
+}
+
+static void read_status(int fd, char buf[32])
+{
+	ssize_t n = pread(fd, buf, 31, 0);
+
+	ck_assert_msg(n > 0, "status: %s", strerror(errno));
+	buf[n] = 0;
+}
+
+/* Writes fail: nothing changes a thread that is gone. */
+static void assert_writes_refused(const int fd[F_N])
+{
+	struct vperfctr_control c;
+
+	tsc_control(&c);
+	errno = 0;
+	ck_assert_int_eq(put_control(fd[F_CTL], &c), -1);
+	ck_assert_int_eq(errno, ESRCH);
+	errno = 0;
+	ck_assert_int_eq(put_command(fd[F_CMD], VPERFCTR_CMD_CLEAR), -1);
+	ck_assert_int_eq(errno, ESRCH);
+}
+
+/* --- a process, its descriptors passed to its parent --- */
+
+struct final_report {
+	struct report r;
+	int setuid_after;		/* it changes ids before exiting */
+};
+
+static int working_kid(int rd, int wr, void *arg)
+{
+	(void)rd;
+	(void)wr;
+	(void)arg;
+	spin(ms_ticks(5));
+	return 0;
+}
+
+/*
+ * Opens its files, counts with an inheriting control, has a child that
+ * works, stops its own counters (its sums are then final), and sends the
+ * descriptors and what it saw; exits when released.
+ */
+static int passing_kid(int rd, int wr, void *arg)
+{
+	struct final_report rep = { .setuid_after = *(int *)arg };
+	int sock = *((int *)arg + 1), fd[F_N];
+	struct kid child;
+
+	(void)wr;
+	if (open_all(getpid(), fd))
+		return kid_fail(40);
+	full_control(&rep.r.ctl);
+	rep.r.ctl.flags = VPERFCTR_CONTROL_INHERIT;
+	if (put_control(fd[F_CTL], &rep.r.ctl) != CTL_SIZE)
+		return kid_fail(41);
+	if (kid_spawn(&child, working_kid, NULL))
+		return kid_fail(42);
+	if (kid_reap(&child))
+		return kid_fail(43);
+	spin(ms_ticks(5));
+	if (put_command(fd[F_CMD], VPERFCTR_CMD_SUSPEND) != 4 ||
+	    pread(fd[F_SUMS], &rep.r.sums, SUMS_SIZE, 0) != SUMS_SIZE)
+		return kid_fail(44);
+	if (send_fds(sock, fd, &rep, sizeof(rep)))
+		return kid_fail(45);
+	kid_wait_go(rd);
+	if (rep.setuid_after && setresuid(NOBODY, NOBODY, NOBODY))
+		return kid_fail(46);
+	return 0;
+}
+
+static void run_passing_kid(int setuid_after, int fd[F_N],
+			    struct final_report *rep)
+{
+	int sv[2], arg[2] = { setuid_after };
+	struct kid k;
+
+	ck_assert_int_eq(socketpair(AF_UNIX, SOCK_SEQPACKET, 0, sv), 0);
+	arg[1] = sv[1];
+	kid_start(&k, passing_kid, arg);
+	close(sv[1]);
+	recv_fds(sv[0], fd, rep, sizeof(*rep));
+	kid_done(&k);			/* exited and reaped */
+}
+
+START_TEST(final_counts_over_unix_socket)
+{
+	struct vperfctr_children ch;
+	struct final_report rep;
+	struct vperfctr_control got;
+	struct perfctr_sum_ctrs s;
+	char buf[32];
+	int fd[F_N];
+
+	run_passing_kid(0, fd, &rep);
+	get_control(fd[F_CTL], &got);
+	ck_assert_mem_eq(&got, &rep.r.ctl, CTL_SIZE);
+	get_sums(fd[F_SUMS], &s);
+	ck_assert_mem_eq(&s, &rep.r.sums, SUMS_SIZE);
+	read_status(fd[F_STATUS], buf);
+	ck_assert_str_eq(buf, "exited\n");
+	/* Its child, counting_kid, was a member: in the total. */
+	ck_assert_int_eq(pread(fd[F_CHILDREN], &ch, sizeof(ch), 0), sizeof(ch));
+	ck_assert_uint_eq(ch.exited, 1);
+	ck_assert_uint_eq(ch.live, 0);
+	ck_assert_uint_gt(ch.sums.tsc, 0);
+	assert_writes_refused(fd);
+}
+
+/* ids changed after the open: the open's check no longer holds. */
+START_TEST(final_counts_refused_after_setuid)
+{
+	struct final_report rep;
+	struct perfctr_sum_ctrs s;
+	char buf[32];
+	int fd[F_N];
+
+	run_passing_kid(1, fd, &rep);
+	errno = 0;
+	ck_assert_int_eq(pread(fd[F_SUMS], &s, sizeof(s), 0), -1);
+	ck_assert_int_eq(errno, ESRCH);
+	errno = 0;
+	ck_assert_int_eq(pread(fd[F_STATUS], buf, sizeof(buf), 0), -1);
+	ck_assert_int_eq(errno, ESRCH);
+}
+
+/* --- threads: a join, then the final counts --- */
+
+struct final_thread {
+	int fd[F_N];
+	int unlink;			/* drops its set before it exits */
+	struct report r;
+	int err;
+};
+
+static void *final_thread_fn(void *arg)
+{
+	struct final_thread *t = arg;
+
+	if (open_all(gettid(), t->fd)) {
+		t->err = 1;
+		return NULL;
+	}
+	full_control(&t->r.ctl);
+	if (put_control(t->fd[F_CTL], &t->r.ctl) != CTL_SIZE)
+		t->err = 2;
+	spin(ms_ticks(5));
+	if (t->unlink && put_command(t->fd[F_CMD], VPERFCTR_CMD_UNLINK) != 4)
+		t->err = 3;
+	return NULL;
+}
+
+static void run_final_thread(struct final_thread *t)
+{
+	pthread_t th;
+
+	ck_assert_int_eq(pthread_create(&th, NULL, final_thread_fn, t), 0);
+	ck_assert_int_eq(pthread_join(th, NULL), 0);
+	ck_assert_int_eq(t->err, 0);
+}
+
+/* Right after the join the thread may still be exiting: reads wait. */
+START_TEST(final_counts_after_join)
+{
+	struct final_thread t = { 0 };
+	struct perfctr_sum_ctrs a, b;
+	struct vperfctr_control got;
+	char buf[32];
+
+	run_final_thread(&t);
+	get_sums(t.fd[F_SUMS], &a);
+	ck_assert_uint_ge(a.tsc, ms_ticks(5));
+	read_status(t.fd[F_STATUS], buf);
+	ck_assert_str_eq(buf, "exited\n");
+	get_control(t.fd[F_CTL], &got);
+	ck_assert_mem_eq(&got, &t.r.ctl, CTL_SIZE);
+	usleep(20000);
+	get_sums(t.fd[F_SUMS], &b);
+	ck_assert_mem_eq(&a, &b, SUMS_SIZE);	/* final: it counts no more */
+	assert_writes_refused(t.fd);
+}
+
+/* A thread that dropped its set exits with none: zeroes and "none". */
+START_TEST(final_counts_none_after_unlink)
+{
+	struct final_thread t = { .unlink = 1 };
+	struct vperfctr_control got;
+	struct perfctr_sum_ctrs s;
+	char buf[32];
+
+	run_final_thread(&t);
+	get_sums(t.fd[F_SUMS], &s);
+	ck_assert(is_zero(&s, sizeof(s)));
+	get_control(t.fd[F_CTL], &got);
+	ck_assert(is_zero(&got, sizeof(got)));
+	read_status(t.fd[F_STATUS], buf);
+	ck_assert_str_eq(buf, "none\n");
+}
+
+void vp_final_tcase(Suite *s)
+{
+	TCase *tc = add_tcase(s, "final", NULL, NULL);
+
+	tcase_add_test(tc, final_counts_over_unix_socket);
+	tcase_add_test(tc, final_counts_refused_after_setuid);
+	tcase_add_test(tc, final_counts_after_join);
+	tcase_add_test(tc, final_counts_none_after_unlink);
+}

@@ -1,0 +1,528 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * The vperfctr suite's "inherit" case: VPERFCTR_CONTROL_INHERIT. Threads
+ * and processes made by a set's owner get sets of their own, and each
+ * one's sums reach the root's <tid>/children once, whatever the order
+ * of the exits (virtual.rst, "Inheritance").
+ *
+ * Each member does a known amount of work: it spins until its own TSC sum
+ * reaches WORK. The inherited total must hold every member's work once:
+ * at least n * WORK (nothing missed), and well under twice that (nothing
+ * counted twice); on a simulated PMU each counter, counting TSC cycles,
+ * must agree with the TSC total.
+ */
+#define _GNU_SOURCE
+#include <check.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <pthread.h>
+#include <signal.h>
+#include <string.h>
+#include <sys/prctl.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "vperfctr.h"
+
+#define WORK_MS	20
+
+static unsigned long long work(void)
+{
+	return ms_ticks(WORK_MS);
+}
+
+/* The caller's inheriting set: full_control() with INHERIT; counters. */
+static unsigned int inherit_open(struct files *f, struct vperfctr_control *c)
+{
+	unsigned int n = full_control(c);
+
+	c->flags = VPERFCTR_CONTROL_INHERIT;
+	files_open(f, gettid());
+	set_control(f->ctl, c);
+	return n;
+}
+
+static int children_of(int fd, struct vperfctr_children *ch)
+{
+	return pread(fd, ch, sizeof(*ch), 0) == sizeof(*ch) ? 0 : -1;
+}
+
+static int open_children(pid_t tid)
+{
+	int fd = pfs_open(tid, "children", O_RDONLY);
+
+	ck_assert_msg(fd >= 0, "open children: %s", strerror(errno));
+	return fd;
+}
+
+/*
+ * In a member, not asserting: its own set runs the inherited control,
+ * and it spins until its own TSC sum reaches WORK. 0, or a step number.
+ */
+static int member_work(const struct vperfctr_control *want)
+{
+	struct vperfctr_control got;
+	struct perfctr_sum_ctrs s;
+	int ctl = pfs_open(gettid(), "control", O_RDONLY);
+	int sums = pfs_open(gettid(), "sums", O_RDONLY);
+	unsigned long long t0 = rdtsc();
+
+	if (ctl < 0 || sums < 0)
+		return 1;
+	if (pread(ctl, &got, sizeof(got), 0) != sizeof(got) ||
+	    memcmp(&got, want, sizeof(got)))
+		return 2;
+	do {
+		if (pread(sums, &s, sizeof(s), 0) != sizeof(s))
+			return 3;
+		if (rdtsc() - t0 > ms_ticks(20000))
+			return 4;
+		spin(ms_ticks(1));
+	} while (s.tsc < work());
+	close(ctl);
+	close(sums);
+	return 0;
+}
+
+/* The total of @n members' work, each counted once. */
+static void assert_total(const struct vperfctr_children *ch, unsigned int n,
+			 unsigned int nctrs)
+{
+	unsigned long long lo = n * work(), hi = lo * 3 / 2;
+	unsigned int i;
+
+	ck_assert_uint_eq(ch->exited, n);
+	ck_assert_uint_eq(ch->live, 0);
+	ck_assert_uint_eq(ch->lost, 0);
+	ck_assert_msg(ch->sums.tsc >= lo && ch->sums.tsc <= hi,
+		      "inherited tsc %llu for %u x %llu", ch->sums.tsc, n, work());
+	for (i = 0; i < nctrs; i++)
+		ck_assert_msg(within(ch->sums.pmc[i], ch->sums.tsc, 10),
+			      "pmc%u %llu for tsc %llu", i, ch->sums.pmc[i],
+			      ch->sums.tsc);
+}
+
+/* --- threads --- */
+
+struct member {
+	const struct vperfctr_control *c;
+	int err;
+};
+
+static void *member_thread(void *arg)
+{
+	struct member *m = arg;
+
+	m->err = member_work(m->c);
+	return NULL;
+}
+
+START_TEST(inherit_threads_counted_once)
+{
+	struct vperfctr_control c;
+	struct vperfctr_children ch;
+	struct member m[4];
+	struct perfctr_sum_ctrs own;
+	pthread_t t[4];
+	unsigned int i, n;
+	struct files f;
+	int fd;
+
+	n = inherit_open(&f, &c);
+	for (i = 0; i < ARRAY_SIZE(t); i++) {
+		m[i].c = &c;
+		ck_assert_int_eq(pthread_create(&t[i], NULL, member_thread, &m[i]), 0);
+	}
+	for (i = 0; i < ARRAY_SIZE(t); i++) {
+		ck_assert_int_eq(pthread_join(t[i], NULL), 0);
+		ck_assert_int_eq(m[i].err, 0);
+	}
+	fd = open_children(gettid());
+	ck_assert_int_eq(children_of(fd, &ch), 0);
+	assert_total(&ch, ARRAY_SIZE(t), n);
+	/* The root's own sums are its own: it slept while they worked. */
+	get_sums(f.sums, &own);
+	ck_assert_uint_lt(own.tsc, ARRAY_SIZE(t) * work());
+}
+
+/* --- processes: children and grandchildren --- */
+
+/* A child that works, with a grandchild that works and outlives it. */
+static int fork_member(const struct vperfctr_control *c)
+{
+	pid_t pid = fork();
+
+	if (pid < 0)
+		return 10;
+	if (pid == 0) {
+		usleep(50000);		/* its parent is gone by then */
+		_exit(member_work(c));
+	}
+	return member_work(c);
+}
+
+/* Every process's status; 0 if all exited 0. */
+static int wait_all(unsigned int n)
+{
+	int status, bad = 0;
+
+	while (n--) {
+		if (wait(&status) < 0)
+			return -1;
+		if (!WIFEXITED(status) || WEXITSTATUS(status))
+			bad = status;
+	}
+	return bad;
+}
+
+static void fork_tree(const struct vperfctr_control *c, unsigned int kids)
+{
+	unsigned int i;
+
+	for (i = 0; i < kids; i++) {
+		pid_t pid = fork();
+
+		ck_assert_int_ge(pid, 0);
+		if (pid == 0)
+			_exit(fork_member(c));
+	}
+}
+
+/* Reparented to us as a subreaper: we wait for all four. */
+START_TEST(inherit_fork_tree_subreaper)
+{
+	struct vperfctr_control c;
+	struct vperfctr_children ch;
+	struct files f;
+	unsigned int n;
+	int fd;
+
+	ck_assert_int_eq(prctl(PR_SET_CHILD_SUBREAPER, 1), 0);
+	n = inherit_open(&f, &c);
+	fd = open_children(gettid());
+	fork_tree(&c, 2);
+	ck_assert_int_eq(wait_all(4), 0);
+	ck_assert_int_eq(children_of(fd, &ch), 0);
+	assert_total(&ch, 4, n);
+}
+
+/* Reparented to init: the total still gets there, as they exit. */
+START_TEST(inherit_fork_tree_orphans)
+{
+	struct vperfctr_control c;
+	struct vperfctr_children ch;
+	unsigned long long t0;
+	struct files f;
+	unsigned int n;
+	int fd;
+
+	n = inherit_open(&f, &c);
+	fd = open_children(gettid());
+	fork_tree(&c, 2);
+	ck_assert_int_eq(wait_all(2), 0);
+	t0 = rdtsc();
+	do {
+		ck_assert_int_eq(children_of(fd, &ch), 0);
+		ck_assert_msg(rdtsc() - t0 < ms_ticks(20000), "exited %u live %u",
+			      ch.exited, ch.live);
+		usleep(10000);
+	} while (ch.live);
+	assert_total(&ch, 4, n);
+}
+
+/* --- what is, and is not, inherited --- */
+
+static void *status_thread(void *arg)
+{
+	char *buf = arg;
+	int fd = pfs_open(gettid(), "status", O_RDONLY);
+	ssize_t len = fd < 0 ? -1 : read(fd, buf, 31);
+
+	buf[len > 0 ? len : 0] = 0;
+	if (fd >= 0)
+		close(fd);
+	return NULL;
+}
+
+static void thread_status(char buf[32])
+{
+	pthread_t t;
+
+	ck_assert_int_eq(pthread_create(&t, NULL, status_thread, buf), 0);
+	ck_assert_int_eq(pthread_join(t, NULL), 0);
+}
+
+START_TEST(inherit_off_nothing_inherited)
+{
+	struct vperfctr_control c;
+	struct vperfctr_children ch;
+	struct files f;
+	char buf[32];
+	int fd, status;
+	pid_t pid;
+
+	full_control(&c);
+	files_open(&f, gettid());
+	set_control(f.ctl, &c);
+	thread_status(buf);
+	ck_assert_str_eq(buf, "none\n");
+	pid = fork();
+	ck_assert_int_ge(pid, 0);
+	if (pid == 0) {
+		status_thread(buf);
+		_exit(strcmp(buf, "none\n") ? 1 : 0);
+	}
+	ck_assert_int_eq(waitpid(pid, &status, 0), pid);
+	ck_assert_int_eq(status, 0);
+	fd = open_children(gettid());
+	ck_assert_int_eq(children_of(fd, &ch), 0);
+	ck_assert(is_zero(&ch, sizeof(ch)));
+	/* With the flag, the same thread has a set that runs. */
+	c.flags = VPERFCTR_CONTROL_INHERIT;
+	set_control(f.ctl, &c);
+	thread_status(buf);
+	ck_assert_str_eq(buf, "running\n");
+}
+
+/* An inherited overflow signal would reach programs that never asked. */
+START_TEST(inherit_refused_with_imode)
+{
+	struct vperfctr_control c, got, before;
+	struct files f;
+
+	files_open(&f, gettid());
+	full_control(&before);
+	set_control(f.ctl, &before);
+	full_control(&c);
+	model->imode(&c.cpu_control, IRESET_FAR);
+	c.si_signo = SIGUSR1;
+	c.flags = VPERFCTR_CONTROL_INHERIT;
+	errno = 0;
+	ck_assert_int_eq(put_control(f.ctl, &c), -1);
+	ck_assert_int_eq(errno, EINVAL);
+	get_control(f.ctl, &got);
+	ck_assert_mem_eq(&got, &before, CTL_SIZE);
+	/* The same without the flag is fine. */
+	c.flags = 0;
+	set_control(f.ctl, &c);
+}
+
+struct blocked {
+	const struct vperfctr_control *c;
+	int go[2];		/* main -> thread */
+	int back[2];		/* thread -> main */
+	int err;
+};
+
+static void blocked_pipes(struct blocked *b, const struct vperfctr_control *c)
+{
+	b->c = c;
+	b->err = 0;
+	ck_assert_int_eq(pipe(b->go), 0);
+	ck_assert_int_eq(pipe(b->back), 0);
+}
+
+static void *blocked_thread(void *arg)
+{
+	struct blocked *b = arg;
+	char x;
+
+	if (read(b->go[0], &x, 1) != 1)
+		b->err = 20;
+	else
+		b->err = member_work(b->c);
+	return NULL;
+}
+
+/* A new control at the root starts a new total: old members count apart. */
+START_TEST(inherit_root_rewrite_starts_new_total)
+{
+	struct vperfctr_control c;
+	struct vperfctr_children ch;
+	struct blocked b;
+	struct files f;
+	pthread_t t;
+	int fd;
+
+	inherit_open(&f, &c);
+	blocked_pipes(&b, &c);
+	ck_assert_int_eq(pthread_create(&t, NULL, blocked_thread, &b), 0);
+	set_control(f.ctl, &c);
+	ck_assert_int_eq(write(b.go[1], "x", 1), 1);
+	ck_assert_int_eq(pthread_join(t, NULL), 0);
+	ck_assert_int_eq(b.err, 0);
+	fd = open_children(gettid());
+	ck_assert_int_eq(children_of(fd, &ch), 0);
+	ck_assert(is_zero(&ch, sizeof(ch)));
+}
+
+static void *leaving_thread(void *arg)
+{
+	struct blocked *b = arg;
+	struct vperfctr_control c;
+	char x;
+	int fd;
+
+	b->err = member_work(b->c);
+	if (b->err)
+		return NULL;
+	fd = pfs_open(gettid(), "control", O_WRONLY);
+	tsc_control(&c);
+	if (fd < 0 || put_control(fd, &c) != CTL_SIZE)
+		b->err = 30;
+	spin(work());	/* counted by its own new control only */
+	if (write(b->back[1], "x", 1) != 1 || read(b->go[0], &x, 1) != 1)
+		b->err = 31;
+	return NULL;
+}
+
+/* A member given a new control leaves the tree with its sums so far. */
+START_TEST(inherit_member_leaves_on_new_control)
+{
+	struct vperfctr_control c;
+	struct vperfctr_children ch, later;
+	struct blocked b;
+	struct files f;
+	unsigned int n;
+	pthread_t t;
+	char x;
+	int fd;
+
+	n = inherit_open(&f, &c);
+	blocked_pipes(&b, &c);
+	ck_assert_int_eq(pthread_create(&t, NULL, leaving_thread, &b), 0);
+	ck_assert_int_eq(read(b.back[0], &x, 1), 1);
+	fd = open_children(gettid());
+	ck_assert_int_eq(children_of(fd, &ch), 0);
+	ck_assert_int_eq(b.err, 0);
+	assert_total(&ch, 1, n);		/* left, still alive */
+	ck_assert_int_eq(write(b.go[1], "x", 1), 1);
+	ck_assert_int_eq(pthread_join(t, NULL), 0);
+	ck_assert_int_eq(children_of(fd, &later), 0);
+	ck_assert_mem_eq(&later, &ch, sizeof(ch));	/* its exit adds nothing */
+}
+
+/* --- thousands of short-lived children: none lost, nothing leaks --- */
+
+#define MANY	2000
+
+START_TEST(inherit_many_short_children)
+{
+	struct vperfctr_control c;
+	struct vperfctr_children ch;
+	struct files f;
+	unsigned int i;
+	int fd, status;
+	pid_t pid;
+
+	inherit_open(&f, &c);
+	fd = open_children(gettid());
+	for (i = 0; i < MANY; i++) {
+		pid = fork();
+		ck_assert_int_ge(pid, 0);
+		if (pid == 0)
+			_exit(0);
+		ck_assert_int_eq(waitpid(pid, &status, 0), pid);
+		ck_assert_int_eq(status, 0);
+	}
+	ck_assert_int_eq(children_of(fd, &ch), 0);
+	ck_assert_uint_eq(ch.exited, MANY);
+	ck_assert_uint_eq(ch.live, 0);
+	ck_assert_uint_eq(ch.lost, 0);
+	ck_assert_uint_gt(ch.sums.tsc, 0);
+}
+
+/* --- the privilege policy, judged for each member as it is made --- */
+
+/* Forks a child that exits at once; its tree's count afterwards. */
+static int fork_one(int fd, struct vperfctr_children *ch)
+{
+	int status;
+	pid_t pid = fork();
+
+	if (pid < 0)
+		return -1;
+	if (pid == 0)
+		_exit(0);
+	if (waitpid(pid, &status, 0) != pid || status)
+		return -1;
+	return children_of(fd, ch);
+}
+
+/*
+ * As nobody, an inheriting set with counters; one child under
+ * paranoid 2, which allows it, and one under 3, which does not.
+ */
+static int policy_kid(int rd, int wr, void *arg)
+{
+	struct vperfctr_children a, b;
+	struct vperfctr_control c;
+	struct files f;
+
+	(void)arg;
+	if (setgid(NOBODY) || setuid(NOBODY))
+		return kid_fail(50);
+	full_control(&c);
+	c.flags = VPERFCTR_CONTROL_INHERIT;
+	if (files_try(&f, gettid()) || put_control(f.ctl, &c) != CTL_SIZE)
+		return kid_fail(51);
+	f.sums = open_children(gettid());
+	if (fork_one(f.sums, &a))
+		return kid_fail(52);
+	if (write(wr, "r", 1) != 1)
+		return kid_fail(53);
+	kid_wait_go(rd);			/* paranoid is 3 now */
+	if (fork_one(f.sums, &b))
+		return kid_fail(54);
+	if (write(wr, &a, sizeof(a)) != sizeof(a) ||
+	    write(wr, &b, sizeof(b)) != sizeof(b))
+		return kid_fail(55);
+	return 0;
+}
+
+START_TEST(inherit_member_judged_by_policy)
+{
+	struct vperfctr_children a, b;
+	struct kid k;
+	char x;
+
+	kid_start(&k, policy_kid, NULL);
+	kid_read(&k, &x, 1);
+	ck_assert_int_eq(param_put("paranoid", "3"), 0);
+	ck_assert_int_eq(write(k.wr, "g", 1), 1);
+	kid_read(&k, &a, sizeof(a));
+	kid_read(&k, &b, sizeof(b));
+	param_put("paranoid", "2");
+	kid_done(&k);
+	ck_assert_uint_eq(a.exited, 1);
+	ck_assert_uint_eq(a.lost, 0);
+	ck_assert_uint_eq(b.exited, 1);		/* still the first one only */
+	ck_assert_uint_eq(b.lost, 1);
+	ck_assert_uint_eq(b.live, 0);
+}
+
+static void policy_defaults(void)
+{
+	param_put("paranoid", "2");
+}
+
+void vp_inherit_tcase(Suite *s)
+{
+	TCase *tc = add_tcase(s, "inherit", NULL, NULL);
+
+	tcase_set_timeout(tc, 120);
+	tcase_add_test(tc, inherit_threads_counted_once);
+	tcase_add_test(tc, inherit_fork_tree_subreaper);
+	tcase_add_test(tc, inherit_fork_tree_orphans);
+	tcase_add_test(tc, inherit_off_nothing_inherited);
+	tcase_add_test(tc, inherit_root_rewrite_starts_new_total);
+	tcase_add_test(tc, inherit_member_leaves_on_new_control);
+	tcase_add_test(tc, inherit_many_short_children);
+	if (model)
+		tcase_add_test(tc, inherit_refused_with_imode);
+	/* Counters, which paranoid 3 refuses to nobody. */
+	if (model) {
+		tc = add_tcase(s, "inherit-policy", NULL, policy_defaults);
+		tcase_add_test(tc, inherit_member_judged_by_policy);
+	}
+}
