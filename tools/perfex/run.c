@@ -486,7 +486,8 @@ static int parent(const struct plan *p, char **cmd, pid_t pid, int sock,
 		return EX_FAIL;
 	}
 	clock_gettime(CLOCK_MONOTONIC, &t0);
-	if (write(sock, "g", 1) != 1) {
+	/* A child gone already must not take perfex with it (SIGPIPE). */
+	if (send(sock, "g", 1, MSG_NOSIGNAL) != 1) {
 		fprintf(stderr, "perfex: cannot start the command: %s\n",
 			strerror(errno));
 		ret = EX_FAIL;
