@@ -17,7 +17,7 @@
 #include "suite.h"
 
 #define WORKERS		"4"
-#define WORK_MS		200
+#define WORK_MS		100
 
 static void check_counted_once(const char *mode)
 {
