@@ -84,6 +84,24 @@ static int member_work(const struct vperfctr_control *want)
 	return 0;
 }
 
+/*
+ * A join returns before the thread's exit takes its final sums: the
+ * total once no member is left.
+ */
+static void settled(int fd, struct vperfctr_children *ch)
+{
+	unsigned long long t0 = rdtsc();
+
+	for (;;) {
+		ck_assert_int_eq(children_of(fd, ch), 0);
+		if (!ch->live)
+			return;
+		ck_assert_msg(rdtsc() - t0 < ms_ticks(20000), "exited %u live %u",
+			      ch->exited, ch->live);
+		usleep(1000);
+	}
+}
+
 /* The total of @n members' work, each counted once. */
 static void assert_total(const struct vperfctr_children *ch, unsigned int n,
 			 unsigned int nctrs)
@@ -138,7 +156,7 @@ START_TEST(inherit_threads_counted_once)
 		ck_assert_int_eq(m[i].err, 0);
 	}
 	fd = open_children(gettid());
-	ck_assert_int_eq(children_of(fd, &ch), 0);
+	settled(fd, &ch);
 	assert_total(&ch, ARRAY_SIZE(t), n);
 	/* The root's own sums are its own: it slept while they worked. */
 	get_sums(f.sums, &own);
@@ -211,7 +229,6 @@ START_TEST(inherit_fork_tree_orphans)
 {
 	struct vperfctr_control c;
 	struct vperfctr_children ch;
-	unsigned long long t0;
 	struct files f;
 	unsigned int n;
 	int fd;
@@ -220,13 +237,7 @@ START_TEST(inherit_fork_tree_orphans)
 	fd = open_children(gettid());
 	fork_tree(&c, 2);
 	ck_assert_int_eq(wait_all(2), 0);
-	t0 = rdtsc();
-	do {
-		ck_assert_int_eq(children_of(fd, &ch), 0);
-		ck_assert_msg(rdtsc() - t0 < ms_ticks(20000), "exited %u live %u",
-			      ch.exited, ch.live);
-		usleep(10000);
-	} while (ch.live);
+	settled(fd, &ch);
 	assert_total(&ch, 4, n);
 }
 
@@ -311,8 +322,22 @@ struct blocked {
 	const struct vperfctr_control *c;
 	int go[2];		/* main -> thread */
 	int back[2];		/* thread -> main */
+	int status;		/* the thread's status, opened by itself */
 	int err;
 };
+
+/*
+ * After the join: a read of the thread's status waits for its exit to
+ * take its final sums (final.c), and so for what the exit adds to a tree.
+ */
+static void joined(struct blocked *b, pthread_t t)
+{
+	char buf[32];
+
+	ck_assert_int_eq(pthread_join(t, NULL), 0);
+	ck_assert_int_eq(b->err, 0);
+	ck_assert_int_gt(pread(b->status, buf, sizeof(buf), 0), 0);
+}
 
 static void blocked_pipes(struct blocked *b, const struct vperfctr_control *c)
 {
@@ -327,7 +352,8 @@ static void *blocked_thread(void *arg)
 	struct blocked *b = arg;
 	char x;
 
-	if (read(b->go[0], &x, 1) != 1)
+	b->status = pfs_open(gettid(), "status", O_RDONLY);
+	if (write(b->back[1], "s", 1) != 1 || read(b->go[0], &x, 1) != 1)
 		b->err = 20;
 	else
 		b->err = member_work(b->c);
@@ -342,15 +368,16 @@ START_TEST(inherit_root_rewrite_starts_new_total)
 	struct blocked b;
 	struct files f;
 	pthread_t t;
+	char x;
 	int fd;
 
 	inherit_open(&f, &c);
 	blocked_pipes(&b, &c);
 	ck_assert_int_eq(pthread_create(&t, NULL, blocked_thread, &b), 0);
+	ck_assert_int_eq(read(b.back[0], &x, 1), 1);
 	set_control(f.ctl, &c);
 	ck_assert_int_eq(write(b.go[1], "x", 1), 1);
-	ck_assert_int_eq(pthread_join(t, NULL), 0);
-	ck_assert_int_eq(b.err, 0);
+	joined(&b, t);
 	fd = open_children(gettid());
 	ck_assert_int_eq(children_of(fd, &ch), 0);
 	ck_assert(is_zero(&ch, sizeof(ch)));
@@ -363,6 +390,7 @@ static void *leaving_thread(void *arg)
 	char x;
 	int fd;
 
+	b->status = pfs_open(gettid(), "status", O_RDONLY);
 	b->err = member_work(b->c);
 	if (b->err)
 		return NULL;
@@ -397,7 +425,7 @@ START_TEST(inherit_member_leaves_on_new_control)
 	ck_assert_int_eq(b.err, 0);
 	assert_total(&ch, 1, n);		/* left, still alive */
 	ck_assert_int_eq(write(b.go[1], "x", 1), 1);
-	ck_assert_int_eq(pthread_join(t, NULL), 0);
+	joined(&b, t);
 	ck_assert_int_eq(children_of(fd, &later), 0);
 	ck_assert_mem_eq(&later, &ch, sizeof(ch));	/* its exit adds nothing */
 }
