@@ -782,30 +782,6 @@ static int vp_may_change(struct task_struct *task)
 }
 
 /*
- * The thread a request on @file is for. Permission is checked again on
- * every request, not only at open: the target may have run a setuid
- * program since, or changed its ids.
- */
-static struct task_struct *vp_file_task(struct file *file)
-{
-	struct task_struct *task;
-	int err = 0;
-
-	task = get_pid_task(file_inode(file)->i_private, PIDTYPE_PID);
-	if (!task)
-		return ERR_PTR(-ESRCH);
-	if (task->flags & PF_EXITING)
-		err = -ESRCH;
-	else if (task != current && !perfctr_may_read_task(task))
-		err = -EACCES;
-	if (err) {
-		put_task_struct(task);
-		return ERR_PTR(err);
-	}
-	return task;
-}
-
-/*
  * Final counts. Every open file of a thread's refers to its thread's
  * watch; as the thread exits (vp_exit()), the watch takes a reference to
  * its set, so that the files still read it, final, until the last one
@@ -818,12 +794,14 @@ struct vp_watch {
 	bool done;			/* vp_exit() ran: final, exit_creds */
 	struct vperfctr *final;		/* referenced; NULL: no set at exit */
 	struct vp_creds exit_creds;
+	bool exit_dumpable;
 };
 
 /* An open file of /proc/perfctr/<tid>/. */
 struct vp_file {
 	struct vp_watch *w;
 	struct vp_creds creds;		/* the thread's, at open */
+	bool dumpable;			/* the thread, at open */
 };
 
 static DEFINE_HASHTABLE(vp_watches, 6);
@@ -848,7 +826,7 @@ static void vp_watch_put(struct vp_watch *w)
 	last = !--w->files;
 	if (last) {
 		hash_del(&w->node);
-		vp_nr_watches--;
+		WRITE_ONCE(vp_nr_watches, vp_nr_watches - 1);
 	}
 	raw_spin_unlock(&vp_watch_lock);
 	if (!last)
@@ -874,7 +852,7 @@ static struct vp_watch *vp_watch_get(struct task_struct *task)
 		get_task_struct(task);
 		w->task = task;
 		hash_add(vp_watches, &w->node, (unsigned long)task);
-		vp_nr_watches++;
+		WRITE_ONCE(vp_nr_watches, vp_nr_watches + 1);
 	}
 	w->files++;
 	raw_spin_unlock(&vp_watch_lock);
@@ -908,15 +886,29 @@ static void vp_watch_exit(struct vperfctr *v)
 			w->final = v;
 		}
 		vp_creds_take(&w->exit_creds, current);
+		/* exit_mm() is done, but the mm stays our active_mm. */
+		w->exit_dumpable = current->active_mm &&
+			get_dumpable(current->active_mm) == SUID_DUMP_USER;
 		/* final and exit_creds before done: vp_wait_exit() */
 		smp_store_release(&w->done, true);
 	}
 	raw_spin_unlock(&vp_watch_lock);
 }
 
+static bool vp_task_dumpable(struct task_struct *task)
+{
+	bool dumpable;
+
+	task_lock(task);
+	dumpable = task->mm && get_dumpable(task->mm) == SUID_DUMP_USER;
+	task_unlock(task);
+	return dumpable;
+}
+
 /*
- * The thread's credentials are taken before the permission check: if
- * they change in between, the final counts are refused (vp_read_final()).
+ * The thread's credentials and dumpability are taken before the
+ * permission check: if they change in between, the final counts are
+ * refused (vp_fill_final()).
  */
 static int vp_open(struct inode *inode, struct file *file)
 {
@@ -932,6 +924,7 @@ static int vp_open(struct inode *inode, struct file *file)
 		goto out;
 	}
 	vp_creds_take(&f->creds, task);
+	f->dumpable = vp_task_dumpable(task);
 	if (task != current && !perfctr_may_read_task(task))
 		err = -EACCES;
 	if (!err) {
@@ -954,6 +947,26 @@ static int vp_release(struct inode *inode, struct file *file)
 	vp_watch_put(f->w);
 	kfree(f);
 	return 0;
+}
+
+/*
+ * The thread a request on @file is for: the one it was opened for, even
+ * if its id went to another thread since (an exec from a non-leader
+ * thread swaps ids). Permission is checked again on every request, not
+ * only at open: the target may have run a setuid program since, or
+ * changed its ids. -ESRCH once it is exiting.
+ */
+static struct task_struct *vp_file_task(struct file *file)
+{
+	struct vp_file *f = file->private_data;
+	struct task_struct *task = f->w->task;
+
+	if (READ_ONCE(task->flags) & PF_EXITING)
+		return ERR_PTR(-ESRCH);
+	if (task != current && !perfctr_may_read_task(task))
+		return ERR_PTR(-EACCES);
+	get_task_struct(task);
+	return task;
 }
 
 /*
@@ -1074,9 +1087,9 @@ static int vp_install(struct vperfctr *v, struct perfctr_cpu_state *new,
 	unsigned int i;
 
 	vp_creds_take(&creds, v->owner);
-	if (vp_lock_idle(v, &flags)) {
+	if (vp_lock_idle(v, &flags) || v->exited) {
 		raw_spin_unlock_irqrestore(&v->lock, flags);
-		return -EBUSY;
+		return v->exited ? -ESRCH : -EBUSY;
 	}
 	old_tree = vp_leave_tree(v);	/* with the sums the old control got */
 	if (uc->preserve & VPERFCTR_PRESERVE_TSC)
@@ -1132,6 +1145,8 @@ static int vp_set_control(struct task_struct *task,
 	bool got_hw = false;
 	int err;
 
+	if (READ_ONCE(task->flags) & PF_EXITING)	/* since vp_file_task() */
+		return -ESRCH;
 	/* Counters on an HT P4: only on CPUs allowed to use them. */
 	if (uses_hw && cpumask_intersects(task->cpus_ptr,
 					  &perfctr_cpus_forbidden_mask))
@@ -1252,9 +1267,10 @@ static int vp_wait_exit(struct vp_watch *w)
 }
 
 /*
- * @file's thread has exited: its final set, if it had one, as for a live
+ * @file's thread is exiting: its final set, if it had one, as for a live
  * one. Not if its credentials changed since the open (a setuid program,
- * setuid()): the open's permission check no longer says anything.
+ * setuid()), nor if it made itself not dumpable: the open's permission
+ * check no longer says anything.
  */
 static int vp_fill_final(struct file *file, vp_fill_t fill, void *rec)
 {
@@ -1263,10 +1279,13 @@ static int vp_fill_final(struct file *file, vp_fill_t fill, void *rec)
 	unsigned long flags;
 	int err;
 
+	if (!vp_tps_ok)			/* no exit probe to wait for */
+		return -ESRCH;
 	err = vp_wait_exit(w);
 	if (err)
 		return err;
-	if (!vp_creds_eq(&f->creds, &w->exit_creds))
+	if (!vp_creds_eq(&f->creds, &w->exit_creds) ||
+	    (f->dumpable && !w->exit_dumpable))
 		return -ESRCH;
 	if (!w->final)
 		return 0;
@@ -1485,13 +1504,15 @@ static int vp_command(struct vperfctr *v, u32 cmd)
 	unsigned long flags;
 	int err;
 
+	if (READ_ONCE(v->exited))	/* since the caller's check */
+		return -ESRCH;
 	if (cmd == VPERFCTR_CMD_UNLINK) {
 		vp_unlink(v);
 		return 0;
 	}
-	if (vp_lock_idle(v, &flags)) {
+	if (vp_lock_idle(v, &flags) || v->exited) {
 		raw_spin_unlock_irqrestore(&v->lock, flags);
-		return -EBUSY;
+		return v->exited ? -ESRCH : -EBUSY;
 	}
 	err = vp_apply_command(v, cmd);
 	vp_unlock_idle(v, flags);
@@ -1694,6 +1715,9 @@ static int vp_adopt(struct vperfctr *v)
 						  &perfctr_cpus_forbidden_mask))
 		err = -EINVAL;
 	mutex_lock(&vp_mutex);
+	/* Its first task_work, before anyone could give it a set. */
+	if (!err && WARN_ON_ONCE(vp_find_any(current)))
+		err = -EEXIST;
 	if (!err && uses_hw)
 		err = vp_hw_get();
 	if (!err) {
@@ -1778,7 +1802,7 @@ static void vp_member_start(struct vperfctr *s, struct task_struct *child)
 	init_task_work(&s->twork, vp_adopt_fn);
 	/* Fails only for a child already past its exit's task_work. */
 	if (task_work_add(child, &s->twork, TWA_RESUME)) {
-		vp_member_gone(s, false);
+		vp_member_gone(s, true);
 		vp_put(s);
 	}
 }
@@ -1834,22 +1858,35 @@ static void vp_fork(void *data, struct task_struct *parent,
  * it exited (as perf does with its own counters). The set stops for good,
  * a member's sums go to its tree, and the thread's files keep the set.
  */
+static bool vp_exit_set(struct vperfctr *v)
+{
+	unsigned long flags;
+	bool current_set;
+
+	raw_spin_lock_irqsave(&v->lock, flags);
+	vp_leave(v);
+	vp_stop(v, VP_STOP_EXIT);
+	v->exited = true;
+	vp_fold(v);
+	current_set = !v->unlinked;
+	raw_spin_unlock_irqrestore(&v->lock, flags);
+	return current_set;
+}
+
+/*
+ * Every set of the thread: its own, and one unlinked whose detach will
+ * not run now (a tracer's unlink racing with the exit), which stops and
+ * leaves its tree here all the same.
+ */
 static void vp_exit(void *data, struct task_struct *task)
 {
-	struct vperfctr *v;
-	unsigned long flags;
+	struct vperfctr *v, *final = NULL;
 
 	rcu_read_lock();
-	v = vp_find_any(current);
-	if (v) {
-		raw_spin_lock_irqsave(&v->lock, flags);
-		vp_leave(v);
-		vp_stop(v, VP_STOP_EXIT);
-		v->exited = true;
-		vp_fold(v);
-		raw_spin_unlock_irqrestore(&v->lock, flags);
-	}
-	vp_watch_exit(v);
+	hash_for_each_possible_rcu(vp_hash, v, node, (unsigned long)current)
+		if (v->owner == current && vp_exit_set(v))
+			final = v;
+	vp_watch_exit(final);
 	rcu_read_unlock();
 }
 

@@ -12,6 +12,7 @@
 #include <fcntl.h>
 #include <pthread.h>
 #include <string.h>
+#include <sys/prctl.h>
 #include <sys/socket.h>
 #include <unistd.h>
 
@@ -97,9 +98,12 @@ static void assert_writes_refused(const int fd[F_N])
 
 /* --- a process, its descriptors passed to its parent --- */
 
+/* What the kid does after it passed its descriptors, before it exits. */
+enum { AFTER_NOTHING, AFTER_SETUID, AFTER_NODUMP };
+
 struct final_report {
 	struct report r;
-	int setuid_after;		/* it changes ids before exiting */
+	int after;
 };
 
 static int working_kid(int rd, int wr, void *arg)
@@ -118,7 +122,7 @@ static int working_kid(int rd, int wr, void *arg)
  */
 static int passing_kid(int rd, int wr, void *arg)
 {
-	struct final_report rep = { .setuid_after = *(int *)arg };
+	struct final_report rep = { .after = *(int *)arg };
 	int sock = *((int *)arg + 1), fd[F_N];
 	struct kid child;
 
@@ -140,15 +144,16 @@ static int passing_kid(int rd, int wr, void *arg)
 	if (send_fds(sock, fd, &rep, sizeof(rep)))
 		return kid_fail(45);
 	kid_wait_go(rd);
-	if (rep.setuid_after && setresuid(NOBODY, NOBODY, NOBODY))
+	if (rep.after == AFTER_SETUID && setresuid(NOBODY, NOBODY, NOBODY))
 		return kid_fail(46);
+	if (rep.after == AFTER_NODUMP && prctl(PR_SET_DUMPABLE, 0, 0, 0, 0))
+		return kid_fail(47);
 	return 0;
 }
 
-static void run_passing_kid(int setuid_after, int fd[F_N],
-			    struct final_report *rep)
+static void run_passing_kid(int after, int fd[F_N], struct final_report *rep)
 {
-	int sv[2], arg[2] = { setuid_after };
+	int sv[2], arg[2] = { after };
 	struct kid k;
 
 	ck_assert_int_eq(socketpair(AF_UNIX, SOCK_SEQPACKET, 0, sv), 0);
@@ -168,7 +173,7 @@ START_TEST(final_counts_over_unix_socket)
 	char buf[32];
 	int fd[F_N];
 
-	run_passing_kid(0, fd, &rep);
+	run_passing_kid(AFTER_NOTHING, fd, &rep);
 	get_control(fd[F_CTL], &got);
 	ck_assert_mem_eq(&got, &rep.r.ctl, CTL_SIZE);
 	get_sums(fd[F_SUMS], &s);
@@ -183,15 +188,20 @@ START_TEST(final_counts_over_unix_socket)
 	assert_writes_refused(fd);
 }
 
-/* ids changed after the open: the open's check no longer holds. */
-START_TEST(final_counts_refused_after_setuid)
+/*
+ * ids changed, or the kid made itself not dumpable, after the open: the
+ * open's check no longer holds.
+ */
+static const int refusing[] = { AFTER_SETUID, AFTER_NODUMP };
+
+START_TEST(final_counts_refused_after_setuid_or_nodump)
 {
 	struct final_report rep;
 	struct perfctr_sum_ctrs s;
 	char buf[32];
 	int fd[F_N];
 
-	run_passing_kid(1, fd, &rep);
+	run_passing_kid(refusing[_i], fd, &rep);
 	errno = 0;
 	ck_assert_int_eq(pread(fd[F_SUMS], &s, sizeof(s), 0), -1);
 	ck_assert_int_eq(errno, ESRCH);
@@ -278,7 +288,8 @@ void vp_final_tcase(Suite *s)
 	TCase *tc = add_tcase(s, "final", NULL, NULL);
 
 	tcase_add_test(tc, final_counts_over_unix_socket);
-	tcase_add_test(tc, final_counts_refused_after_setuid);
+	tcase_add_loop_test(tc, final_counts_refused_after_setuid_or_nodump, 0,
+			    ARRAY_SIZE(refusing));
 	tcase_add_test(tc, final_counts_after_join);
 	tcase_add_test(tc, final_counts_none_after_unlink);
 }
