@@ -1,13 +1,19 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
- * busy [-f] N MS: known work for perfex to count (check_perfex, make
- * run). N workers each use MS milliseconds of their own CPU time, so a
- * command counted whole uses N * MS ms, plus what starting them costs.
+ * busy [-f] [-p] N MS: known work for perfex to count (check_perfex,
+ * make run). N workers each use MS milliseconds of their own CPU time,
+ * so a command counted whole uses N * MS ms, plus what starting them
+ * costs.
  *
  *   busy N MS      N threads
  *   busy -f N MS   N processes; the first one's work is done by its own
  *                  child, which runs on after that process has exited
  *                  (reparented to busy, a subreaper, which reaps all)
+ *   -p             each thread and process, busy's main thread last,
+ *                  stops its own (inherited) counters as it ends and
+ *                  reports its final sums; busy prints their total,
+ *                  "busy: tsc T pmc0 P0 ...", which must be exactly what
+ *                  counting the command whole gives
  *
  * CPU time, not wall time: on a shared CPU a worker that spun for MS ms
  * of wall time would have run for less.
@@ -23,9 +29,63 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "libperfctr.h"
+
 #define MAX_WORKERS	64
 
 static unsigned int work_ms;
+static int report;		/* -p */
+static int report_fd = -1;	/* -f -p: where processes send their sums */
+static pthread_mutex_t tally_lock = PTHREAD_MUTEX_INITIALIZER;
+static struct perfctr_sum_ctrs tally;
+static int report_failed;
+
+/*
+ * Stops the caller's own counters, so that its sums are final, and adds
+ * them to @t. A thread without a set gets an empty one here: zeroes.
+ */
+static int final_sums(struct perfctr_sum_ctrs *t)
+{
+	struct vperfctr *vp = vperfctr_open();
+	struct perfctr_sum_ctrs s;
+	unsigned int i;
+
+	if (!vp || vperfctr_suspend(vp) || vperfctr_read_sums(vp, &s)) {
+		perror("busy: final sums");
+		return -1;
+	}
+	vperfctr_close(vp);
+	t->tsc += s.tsc;
+	for (i = 0; i < PERFCTR_NR_PMCS; i++)
+		t->pmc[i] += s.pmc[i];
+	return 0;
+}
+
+/* A thread's report: into the tally. */
+static void thread_report(void)
+{
+	struct perfctr_sum_ctrs s = { 0 };
+	int err = final_sums(&s);
+	unsigned int i;
+
+	pthread_mutex_lock(&tally_lock);
+	report_failed |= err;
+	tally.tsc += s.tsc;
+	for (i = 0; i < PERFCTR_NR_PMCS; i++)
+		tally.pmc[i] += s.pmc[i];
+	pthread_mutex_unlock(&tally_lock);
+}
+
+/* A process's report, to busy over the pipe; then it exits. */
+static void process_exit(void)
+{
+	struct perfctr_sum_ctrs s = { 0 };
+
+	if (report && (final_sums(&s) ||
+		       write(report_fd, &s, sizeof(s)) != sizeof(s)))
+		_exit(1);
+	_exit(0);
+}
 
 static double thread_cpu_seconds(void)
 {
@@ -51,6 +111,8 @@ static void *worker(void *arg)
 {
 	(void)arg;
 	burn(work_ms);
+	if (report)
+		thread_report();
 	return NULL;
 }
 
@@ -73,18 +135,16 @@ static int threads(unsigned int n)
 static void orphan_worker(void)
 {
 	pid_t parent = getpid();
+	pid_t pid = fork();
 
-	switch (fork()) {
-	case -1:
+	if (pid < 0)
 		_exit(1);
-	case 0:
+	if (!pid) {
 		while (getppid() == parent)
 			usleep(1000);
 		burn(work_ms);
-		_exit(0);
-	default:
-		_exit(0);
 	}
+	process_exit();
 }
 
 static int processes(unsigned int n)
@@ -108,7 +168,7 @@ static int processes(unsigned int n)
 			orphan_worker();
 		if (!pid) {
 			burn(work_ms);
-			_exit(0);
+			process_exit();
 		}
 	}
 	for (;;) {
@@ -122,22 +182,80 @@ static int processes(unsigned int n)
 	return failed;
 }
 
+/* -f -p: every process's sums, once all have exited. */
+static int read_reports(int fd)
+{
+	struct perfctr_sum_ctrs s;
+	unsigned int i;
+	ssize_t n;
+
+	while ((n = read(fd, &s, sizeof(s))) == sizeof(s)) {
+		tally.tsc += s.tsc;
+		for (i = 0; i < PERFCTR_NR_PMCS; i++)
+			tally.pmc[i] += s.pmc[i];
+	}
+	return n ? -1 : 0;
+}
+
+/* busy's own final sums last, then the total of all. */
+static int print_tally(void)
+{
+	struct vperfctr_control c;
+	struct vperfctr *vp;
+	unsigned int i, n;
+
+	if (report_failed || final_sums(&tally))
+		return 1;
+	vp = vperfctr_open();
+	if (!vp || vperfctr_read_control(vp, &c))
+		return 1;
+	n = c.cpu_control.nractrs + c.cpu_control.nrictrs;
+	printf("busy: tsc %llu", (unsigned long long)tally.tsc);
+	for (i = 0; i < n; i++)
+		printf(" pmc%u %llu", i, (unsigned long long)tally.pmc[i]);
+	printf("\n");
+	vperfctr_close(vp);
+	return 0;
+}
+
 int main(int argc, char **argv)
 {
-	int fork_mode = argc > 1 && !strcmp(argv[1], "-f");
+	int fork_mode = 0, a = 1, p[2] = { -1, -1 }, ret;
 	unsigned long n;
 	char *end;
 
-	if (argc != 3 + fork_mode)
+	for (; a < argc && argv[a][0] == '-'; a++) {
+		if (!strcmp(argv[a], "-f"))
+			fork_mode = 1;
+		else if (!strcmp(argv[a], "-p"))
+			report = 1;
+		else
+			goto usage;
+	}
+	if (argc != a + 2)
 		goto usage;
-	n = strtoul(argv[1 + fork_mode], &end, 10);
+	n = strtoul(argv[a], &end, 10);
 	if (*end || !n || n > MAX_WORKERS)
 		goto usage;
-	work_ms = strtoul(argv[2 + fork_mode], &end, 10);
+	work_ms = strtoul(argv[a + 1], &end, 10);
 	if (*end)
 		goto usage;
-	return fork_mode ? processes(n) : threads(n);
+	if (!fork_mode) {
+		ret = threads(n);
+	} else {
+		if (report && pipe(p))
+			return 1;
+		report_fd = p[1];
+		ret = processes(n);
+		if (report) {
+			close(p[1]);
+			ret |= read_reports(p[0]);
+		}
+	}
+	if (!ret && report)
+		ret = print_tally();
+	return ret;
 usage:
-	fprintf(stderr, "usage: busy [-f] WORKERS(1-%d) MS\n", MAX_WORKERS);
+	fprintf(stderr, "usage: busy [-f] [-p] WORKERS(1-%d) MS\n", MAX_WORKERS);
 	return 2;
 }
