@@ -176,9 +176,7 @@ const char *perfctr_explain(int err)
 		       "them back: echo 1 > " PERFCTR_ROOT "/reclaim";
 	case EINVAL:
 		return "the control is not valid for this CPU: see the rules\n"
-		       "for its family in Documentation/perfctr/; inheritance\n"
-		       "(VPERFCTR_CONTROL_INHERIT) refuses i-mode counters, and\n"
-		       "modules older than inheritance refuse the flag";
+		       "for its family in Documentation/perfctr/";
 	case ESRCH:
 		return "the thread has exited (its files must be opened while it\n"
 		       "lives to read its final counts), or it ran a setuid,\n"
