@@ -483,7 +483,7 @@ START_TEST(inherit_member_leaves_on_new_control)
 
 /* --- thousands of short-lived children: none lost, nothing leaks --- */
 
-#define MANY	2000
+#define MANY	1000
 
 START_TEST(inherit_many_short_children)
 {
