@@ -481,7 +481,7 @@ START_TEST(inherit_member_leaves_on_new_control)
 	ck_assert_mem_eq(&later, &ch, sizeof(ch));	/* its exit adds nothing */
 }
 
-/* --- thousands of short-lived children: none lost, nothing leaks --- */
+/* --- a thousand short-lived children: none lost, nothing leaks --- */
 
 #define MANY	1000
 
