@@ -24,7 +24,7 @@ if ! want ppc32 && ! want matrix; then
 elif ppc_build; then
 	record PASS ppc32-build
 	want ppc32 && {
-	if boot_plan --ppc mac99 --cpu 7450 --timeout 600 \
+	if boot_plan --ppc mac99 --cpu 7450 --timeout 900 \
 		--user "$BUILD/user-ppc32" --busybox "$ppc_ul/bin/busybox" \
 		ppc32 "$ppc_kb" check "$BUILD/vm-ppc32.log" \
 		"$BUILD/ppc32"/{perfctr,perfctr_test,perfctr_simpmu}.ko; then
