@@ -274,7 +274,7 @@ START_TEST(setuid_drops_counters)
 
 void px_errors_tcase(struct Suite *s)
 {
-	struct TCase *tc = add_tcase(s, "errors", NULL, paranoid_default);
+	struct TCase *tc = add_tcase(s, "perfex-errors", NULL, paranoid_default);
 
 	tcase_add_test(tc, unknown_event_names_nearest);
 	tcase_add_test(tc, known_event_runs);

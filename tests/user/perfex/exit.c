@@ -133,7 +133,7 @@ START_TEST(exit_good_usage_is_0)
 
 void px_exit_tcase(struct Suite *s)
 {
-	struct TCase *tc = add_tcase(s, "exit", NULL, NULL);
+	struct TCase *tc = add_tcase(s, "perfex-exit", NULL, NULL);
 
 	tcase_add_test(tc, exit_true_is_0);
 	tcase_add_test(tc, exit_status_passed_on);

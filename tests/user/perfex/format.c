@@ -267,7 +267,7 @@ START_TEST(output_file_unwritable)
 
 void px_format_tcase(struct Suite *s)
 {
-	struct TCase *tc = add_tcase(s, "format", NULL, NULL);
+	struct TCase *tc = add_tcase(s, "perfex-format", NULL, NULL);
 
 	tcase_add_loop_test(tc, csv_fields, 0, ARRAY_SIZE(csv_argv));
 	tcase_add_test(tc, csv_repeat_has_variance);

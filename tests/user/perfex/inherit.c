@@ -74,7 +74,7 @@ START_TEST(processes_counted_once)
 
 void px_inherit_tcase(struct Suite *s)
 {
-	struct TCase *tc = add_tcase(s, "inherit", NULL, NULL);
+	struct TCase *tc = add_tcase(s, "perfex-inherit", NULL, NULL);
 
 	tcase_add_test(tc, threads_counted_once);
 	tcase_add_test(tc, processes_counted_once);

@@ -265,7 +265,7 @@ START_TEST(receive_takes_send)
 
 void px_send_tcase(struct Suite *s)
 {
-	struct TCase *tc = add_tcase(s, "send", NULL, NULL);
+	struct TCase *tc = add_tcase(s, "perfex-send", NULL, NULL);
 
 	tcase_add_loop_test(tc, send_final_counts_after_exit, 0,
 			    ARRAY_SIZE(sock_types));
