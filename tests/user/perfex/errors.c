@@ -22,11 +22,10 @@
 
 #include "suite.h"
 
-#define MARKER		"/tmp/px-ran"
 #define SUID_COPY	"/tmp/px-suid-busy"
 
 /* The messages perfex.rst documents, or their beginnings. */
-#define NO_SUCH		"perfex: 'RETIRED_INSTRUCTONS': no such event"
+#define NO_SUCH		"perfex: '" PX_TYPO "': no such event"
 #define NOT_MOUNTED	"perfex: the perfctr file system is not mounted: run 'mount -t perfctr none /proc/perfctr'"
 #define HELD_BY		"perfex: the counters are held by global-mode perfctr (uid 0): "
 #define NOBODY_3	"perfex: uid 65534 may not have these counters: perfctr.paranoid is 3"
@@ -35,20 +34,17 @@
 
 /* --- unknown events --- */
 
-/* The K7 table (events.rst) has RETIRED_INSTRUCTIONS. */
 START_TEST(unknown_event_names_nearest)
 {
-	static const char *const argv[] = {
-		"-e", "RETIRED_INSTRUCTONS", "touch", MARKER, NULL
-	};
+	static const char *const argv[] = { "-e", PX_TYPO, PX_TOUCH, NULL };
 	struct px_result r;
 
-	ck_assert_int_eq(setenv("PERFCTR_CPUID", PX_K7_CPUID, 1), 0);
+	ck_assert_int_eq(setenv("PERFCTR_CPUID", PX_TABLE_CPUID, 1), 0);
 	unlink(MARKER);
 	px_run(&r, argv);
 	ck_assert_msg(r.status == 2, "status %d:\n%s", r.status, r.err);
 	ck_assert_msg(strstr(r.err, NO_SUCH) &&
-		      strstr(r.err, "Did you mean RETIRED_INSTRUCTIONS"),
+		      strstr(r.err, "Did you mean " PX_NEAREST),
 		      "%s", r.err);
 	ck_assert_int_ne(access(MARKER, F_OK), 0);
 }
@@ -56,7 +52,7 @@ START_TEST(unknown_event_names_nearest)
 START_TEST(known_event_runs)
 {
 	static const char *const argv[] = {
-		"-e", "instructions", "touch", MARKER, NULL
+		"-e", "instructions", PX_TOUCH, NULL
 	};
 	struct px_result r;
 
@@ -73,7 +69,7 @@ START_TEST(known_event_runs)
 /* In a mount namespace of its own, /proc/perfctr unmounted. */
 START_TEST(not_mounted_says_mount)
 {
-	static const char *const argv[] = { "touch", MARKER, NULL };
+	static const char *const argv[] = { PX_TOUCH, NULL };
 	struct px_result r;
 
 	px_run(&r, argv);

@@ -254,15 +254,15 @@ START_TEST(output_file)
 START_TEST(output_file_unwritable)
 {
 	static const char *const argv[] = {
-		"-o", "/nonexistent/px", "touch", "/tmp/px-ran", NULL
+		"-o", "/nonexistent/px", PX_TOUCH, NULL
 	};
 	struct px_result r;
 
-	unlink("/tmp/px-ran");
+	unlink(MARKER);
 	px_run(&r, argv);
 	ck_assert_msg(r.status == 1, "status %d:\n%s", r.status, r.err);
 	ck_assert_ptr_nonnull(strstr(r.err, "perfex: -o /nonexistent/px"));
-	ck_assert_int_ne(access("/tmp/px-ran", F_OK), 0);
+	ck_assert_int_ne(access(MARKER, F_OK), 0);
 }
 
 void px_format_tcase(struct Suite *s)

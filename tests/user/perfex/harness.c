@@ -58,10 +58,20 @@ const char *px_busy(void)
 	return find_program("BUSY", "busy", "/bin/busy");
 }
 
+const char *px_self(void)
+{
+	static char path[PATH_MAX];
+	ssize_t n = readlink("/proc/self/exe", path, sizeof(path) - 1);
+
+	ck_assert_int_gt(n, 0);
+	path[n] = '\0';
+	return path;
+}
+
 void px_plain_cpuid(void)
 {
 	if (!model)
-		ck_assert_int_eq(setenv("PERFCTR_CPUID", PX_K7_CPUID, 1), 0);
+		ck_assert_int_eq(setenv("PERFCTR_CPUID", PX_TABLE_CPUID, 1), 0);
 }
 
 /* --- running perfex --- */

@@ -42,10 +42,27 @@ const char *px_busy(void);
 
 /*
  * On perfctr.ko only the TSC counts, and the event table of the CPU's id
- * may not exist: a table that surely does (the K7's), for -e's names.
+ * may not exist: an id whose table surely does, for -e's names, and a
+ * typo of one of its events with the name nearest to it (events.rst).
  */
-#define PX_K7_CPUID	"AuthenticAMD-6-2-0"
+#ifdef __powerpc__
+#define PX_TABLE_CPUID	"0x80000201"		/* a 7450 */
+#define PX_TYPO		"BRANCHES_COMPLETD"
+#define PX_NEAREST	"BRANCHES_COMPLETED"
+#else
+#define PX_TABLE_CPUID	"AuthenticAMD-6-2-0"	/* a K7 */
+#define PX_TYPO		"RETIRED_INSTRUCTONS"
+#define PX_NEAREST	"RETIRED_INSTRUCTIONS"
+#endif
 void px_plain_cpuid(void);
+
+/* A command that creates MARKER (busybox may have no touch). */
+#define MARKER		"/tmp/px-ran"
+#define PX_TOUCH	"sh", "-c", ": >" MARKER
+
+/* check_perfex itself, which kills itself with signal N: RAISE_ARG N. */
+#define RAISE_ARG	"--raise"
+const char *px_self(void);
 
 /* Events every simulated model's table names, and the K7 table does. */
 #define PX_EVENTS	"instructions,cycles"
