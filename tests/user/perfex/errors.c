@@ -173,9 +173,21 @@ static void paranoid(const char *level)
 	ck_assert_int_eq(param_put("paranoid", level), 0);
 }
 
-static void paranoid_default(void)
+/*
+ * Whatever a test left: the default policy, and global mode stopped (it
+ * outlives the descriptor that started it).
+ */
+static void errors_teardown(void)
 {
+	struct perfctr_cpu_control c;
+	int fd = open(GLOBAL_PATH, O_WRONLY);
+
 	param_put("paranoid", "2");
+	memset(&c, 0, sizeof(c));
+	if (fd >= 0 && write(fd, &c, sizeof(c)) != sizeof(c))
+		fprintf(stderr, "check_perfex: global mode not stopped\n");
+	if (fd >= 0)
+		close(fd);
 }
 
 /* Level 3: nothing but the TSC without CAP_PERFMON. */
@@ -270,7 +282,7 @@ START_TEST(setuid_drops_counters)
 
 void px_errors_tcase(struct Suite *s)
 {
-	struct TCase *tc = add_tcase(s, "perfex-errors", NULL, paranoid_default);
+	struct TCase *tc = add_tcase(s, "perfex-errors", NULL, errors_teardown);
 
 	tcase_add_test(tc, unknown_event_names_nearest);
 	tcase_add_test(tc, known_event_runs);
