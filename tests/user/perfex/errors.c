@@ -146,24 +146,27 @@ START_TEST(held_counters_name_holder)
 	static const char *const argv[] = {
 		"-e", PX_EVENTS, "-x", ";", "true", NULL
 	};
-	struct px_result r;
+	struct px_result held, freed;
 	int fd = open_global();
 
 	px_plain_cpuid();
 	write_global(fd, model ? 1 : 0);
-	px_run(&r, argv);
-	if (model) {
-		ck_assert_msg(r.status == 1, "status %d:\n%s", r.status, r.err);
-		ck_assert_msg(strstr(r.err, HELD_BY),
-			      "%s", r.err);
-		ck_assert_ptr_nonnull(strstr(r.err, "reclaim"));
-	} else {
-		ck_assert_msg(r.status == 0, "status %d:\n%s", r.status, r.err);
-	}
-	write_global(fd, -1);		/* released */
-	px_run(&r, argv);
-	ck_assert_msg(r.status == 0, "released: status %d:\n%s", r.status, r.err);
+	px_run(&held, argv);
+	/* Released before any assertion can end the test. */
+	write_global(fd, -1);
 	close(fd);
+	px_run(&freed, argv);
+	if (model) {
+		ck_assert_msg(held.status == 1, "status %d:\n%s", held.status,
+			      held.err);
+		ck_assert_msg(strstr(held.err, HELD_BY), "%s", held.err);
+		ck_assert_ptr_nonnull(strstr(held.err, "reclaim"));
+	} else {
+		ck_assert_msg(held.status == 0, "status %d:\n%s", held.status,
+			      held.err);
+	}
+	ck_assert_msg(freed.status == 0, "released: status %d:\n%s",
+		      freed.status, freed.err);
 }
 
 /* --- the privilege policy --- */
@@ -174,10 +177,12 @@ static void paranoid(const char *level)
 }
 
 /*
- * Whatever a test left: the default policy, and global mode stopped (it
- * outlives the descriptor that started it).
+ * Before and after each test: the default policy, and global mode
+ * stopped (it outlives the descriptor that started it). A test that
+ * fails ends without its teardown; the tests put both back themselves
+ * before they assert.
  */
-static void errors_teardown(void)
+static void errors_defaults(void)
 {
 	struct perfctr_cpu_control c;
 	int fd = open(GLOBAL_PATH, O_WRONLY);
@@ -194,23 +199,25 @@ static void errors_teardown(void)
 START_TEST(paranoid_3_names_setting)
 {
 	static const char *const argv[] = { "-e", PX_EVENTS, "true", NULL };
-	struct px_result r;
+	struct px_result r3, r2;
 
 	px_plain_cpuid();
 	paranoid("3");
-	px_run_nobody(&r, argv);
+	px_run_nobody(&r3, argv);
+	paranoid("2");
+	px_run_nobody(&r2, argv);
+	ck_assert_msg(r2.status == 0, "level 2: status %d:\n%s", r2.status,
+		      r2.err);
 	if (!model) {		/* the TSC alone: allowed */
-		ck_assert_msg(r.status == 0, "status %d:\n%s", r.status, r.err);
+		ck_assert_msg(r3.status == 0, "status %d:\n%s", r3.status,
+			      r3.err);
 		return;
 	}
-	ck_assert_msg(r.status == 1, "status %d:\n%s", r.status, r.err);
-	ck_assert_msg(strstr(r.err, NOBODY_3) &&
-		      strstr(r.err, "CAP_PERFMON") &&
-		      strstr(r.err, "/sys/module/perfctr/parameters/paranoid"),
-		      "%s", r.err);
-	paranoid("2");
-	px_run_nobody(&r, argv);
-	ck_assert_msg(r.status == 0, "level 2: status %d:\n%s", r.status, r.err);
+	ck_assert_msg(r3.status == 1, "status %d:\n%s", r3.status, r3.err);
+	ck_assert_msg(strstr(r3.err, NOBODY_3) &&
+		      strstr(r3.err, "CAP_PERFMON") &&
+		      strstr(r3.err, "/sys/module/perfctr/parameters/paranoid"),
+		      "%s", r3.err);
 }
 
 /* Level 2: user mode only; perfex picks it, :k is refused. */
@@ -265,8 +272,7 @@ START_TEST(setuid_drops_counters)
 	copy_busy(04755);
 	px_run_nobody(&r, argv);
 	ck_assert_msg(r.status == 0, "status %d:\n%s", r.status, r.err);
-	ck_assert_msg(strstr(r.err, DROPPED),
-		      "%s", r.err);
+	ck_assert_msg(strstr(r.err, DROPPED), "%s", r.err);
 	n = px_csv(r.err, ";", rows, PX_MAX_ROWS);
 	tsc = px_find(rows, n, "tsc");
 	ck_assert_ptr_nonnull(tsc);
@@ -282,7 +288,8 @@ START_TEST(setuid_drops_counters)
 
 void px_errors_tcase(struct Suite *s)
 {
-	struct TCase *tc = add_tcase(s, "perfex-errors", NULL, errors_teardown);
+	struct TCase *tc = add_tcase(s, "perfex-errors", errors_defaults,
+				     errors_defaults);
 
 	tcase_add_test(tc, unknown_event_names_nearest);
 	tcase_add_test(tc, known_event_runs);
