@@ -194,16 +194,23 @@ static struct vperfctr *start_counters(int pmcs)
 	return start_counters_flags(pmcs, 0);
 }
 
-static int task_clock_event(void)
+/* A task-clock event on the caller, enabled unless @disabled; or -1. */
+static int task_clock_open(int disabled)
 {
 	struct perf_event_attr attr;
-	int fd;
 
 	memset(&attr, 0, sizeof(attr));
 	attr.size = sizeof(attr);
 	attr.type = PERF_TYPE_SOFTWARE;
 	attr.config = PERF_COUNT_SW_TASK_CLOCK;
-	fd = syscall(SYS_perf_event_open, &attr, 0, -1, -1, 0);
+	attr.disabled = disabled;
+	return syscall(SYS_perf_event_open, &attr, 0, -1, -1, 0);
+}
+
+static int task_clock_event(void)
+{
+	int fd = task_clock_open(0);
+
 	if (fd < 0)
 		perror("bench: perf_event_open");
 	return fd;
@@ -434,15 +441,8 @@ static long long fig_control_write(void)
 /* perf's way to start counting: open a task-clock event, enable, close. */
 static void op_perf_open_enable(void *arg)
 {
-	struct perf_event_attr attr;
-	int fd;
+	int fd = task_clock_open(1);
 
-	memset(&attr, 0, sizeof(attr));
-	attr.size = sizeof(attr);
-	attr.type = PERF_TYPE_SOFTWARE;
-	attr.config = PERF_COUNT_SW_TASK_CLOCK;
-	attr.disabled = 1;
-	fd = syscall(SYS_perf_event_open, &attr, 0, -1, -1, 0);
 	if (fd < 0 || ioctl(fd, PERF_EVENT_IOC_ENABLE, 0))
 		*(int *)arg = 1;
 	if (fd >= 0)

@@ -252,9 +252,14 @@ static void reports(int rd, unsigned int n, struct perfctr_sum_ctrs *want)
 	}
 }
 
-/* Reparented to us as a subreaper: we wait for all four. */
-START_TEST(inherit_fork_tree_subreaper)
+/*
+ * The grandchildren are reparented to us as a subreaper (_i 0), and we
+ * wait for all four; or to init (_i 1), and their sums reach the total
+ * as they exit, after their parents were waited for.
+ */
+START_TEST(inherit_fork_tree)
 {
+	int subreaper = _i == 0;
 	struct vperfctr_control c;
 	struct vperfctr_children ch;
 	struct perfctr_sum_ctrs want;
@@ -262,30 +267,12 @@ START_TEST(inherit_fork_tree_subreaper)
 	unsigned int n;
 	int fd, rd;
 
-	ck_assert_int_eq(prctl(PR_SET_CHILD_SUBREAPER, 1), 0);
+	if (subreaper)
+		ck_assert_int_eq(prctl(PR_SET_CHILD_SUBREAPER, 1), 0);
 	n = inherit_open(&f, &c);
 	fd = open_children(gettid());
 	fork_tree(&c, 2, &rd);
-	ck_assert_int_eq(wait_all(4), 0);
-	reports(rd, 4, &want);
-	ck_assert_int_eq(children_of(fd, &ch), 0);
-	assert_total(&ch, 4, n, &want);
-}
-
-/* Reparented to init: the total still gets there, as they exit. */
-START_TEST(inherit_fork_tree_orphans)
-{
-	struct vperfctr_control c;
-	struct vperfctr_children ch;
-	struct perfctr_sum_ctrs want;
-	struct files f;
-	unsigned int n;
-	int fd, rd;
-
-	n = inherit_open(&f, &c);
-	fd = open_children(gettid());
-	fork_tree(&c, 2, &rd);
-	ck_assert_int_eq(wait_all(2), 0);
+	ck_assert_int_eq(wait_all(subreaper ? 4 : 2), 0);
 	reports(rd, 4, &want);
 	settled(fd, &ch);
 	assert_total(&ch, 4, n, &want);
@@ -595,8 +582,7 @@ void vp_inherit_tcase(Suite *s)
 
 	tcase_set_timeout(tc, 120);
 	tcase_add_test(tc, inherit_threads_counted_once);
-	tcase_add_test(tc, inherit_fork_tree_subreaper);
-	tcase_add_test(tc, inherit_fork_tree_orphans);
+	tcase_add_loop_test(tc, inherit_fork_tree, 0, 2);
 	tcase_add_test(tc, inherit_off_nothing_inherited);
 	tcase_add_test(tc, inherit_root_rewrite_starts_new_total);
 	tcase_add_test(tc, inherit_member_leaves_on_new_control);
