@@ -2,11 +2,11 @@
 /*
  * The perfex suite's "errors" case: each error of perfex.rst's list says
  * what to do, one "perfex: ..." line, and its accepting twin counts: an
- * unknown event (the nearest names; nothing run), the file system not
- * mounted (the mount command), a CPU that counts only the TSC (the TSC
- * and the time still, and why), the counters held (by whom), the
- * privilege policy (which setting or capability), and counters removed
- * at the exec of a setuid program.
+ * unknown event (the nearest names; nothing run), the module not loaded
+ * or the file system not mounted (the commands to run), a CPU that
+ * counts only the TSC (the TSC and the time still, and why), the
+ * counters held (by whom), the privilege policy (which setting or
+ * capability), and counters removed at the exec of a setuid program.
  */
 #define _GNU_SOURCE
 #include <check.h>
@@ -27,6 +27,7 @@
 /* The messages perfex.rst documents, or their beginnings. */
 #define NO_SUCH		"perfex: '" PX_TYPO "': no such event"
 #define NOT_MOUNTED	"perfex: the perfctr file system is not mounted: run 'mount -t perfctr none /proc/perfctr'"
+#define NOT_LOADED	"perfex: the perfctr module is not loaded: run 'modprobe perfctr' (or insmod perfctr.ko), then 'mount -t perfctr none /proc/perfctr'"
 #define HELD_BY		"perfex: the counters are held by global-mode perfctr (uid 0): "
 #define NOBODY_3	"perfex: uid 65534 may not have these counters: perfctr.paranoid is 3"
 #define NOBODY_2	"perfex: uid 65534 may not have these counters: perfctr.paranoid is 2"
@@ -82,6 +83,26 @@ START_TEST(not_mounted_says_mount)
 	ck_assert_msg(r.status == 1, "status %d:\n%s", r.status, r.err);
 	ck_assert_msg(strstr(r.err, NOT_MOUNTED),
 		      "%s", r.err);
+	ck_assert_int_ne(access(MARKER, F_OK), 0);
+}
+
+/*
+ * Without the module there is no /proc/perfctr at all: an empty /proc,
+ * in a mount namespace of its own, looks the same to perfex.
+ */
+START_TEST(not_loaded_says_modprobe)
+{
+	static const char *const argv[] = { PX_TOUCH, NULL };
+	struct px_result r;
+
+	unlink(MARKER);
+	ck_assert_int_eq(unshare(CLONE_NEWNS), 0);
+	ck_assert_int_eq(mount(NULL, "/", NULL, MS_REC | MS_PRIVATE, NULL), 0);
+	ck_assert_msg(!mount("none", "/proc", "tmpfs", 0, NULL), "mount: %s",
+		      strerror(errno));
+	px_run(&r, argv);
+	ck_assert_msg(r.status == 1, "status %d:\n%s", r.status, r.err);
+	ck_assert_msg(strstr(r.err, NOT_LOADED), "%s", r.err);
 	ck_assert_int_ne(access(MARKER, F_OK), 0);
 }
 
@@ -294,6 +315,7 @@ void px_errors_tcase(struct Suite *s)
 	tcase_add_test(tc, unknown_event_names_nearest);
 	tcase_add_test(tc, known_event_runs);
 	tcase_add_test(tc, not_mounted_says_mount);
+	tcase_add_test(tc, not_loaded_says_modprobe);
 	tcase_add_test(tc, tsc_only_or_events_count);
 	tcase_add_test(tc, held_counters_name_holder);
 	tcase_add_test(tc, paranoid_3_names_setting);
