@@ -133,6 +133,22 @@ void perfctr_cpu_sample(struct perfctr_cpu_state *state);
  */
 unsigned int perfctr_cpu_features(void);
 
+/* The full 64-bit TSC (ppc32: time base) the sums' tsc counts. */
+u64 perfctr_cpu_read_tsc(void);
+
+/*
+ * /dev/perfmon (drivers/perfctr/perfmon.c): FreeBSD perfmon(4) counter
+ * setups @words[0..NPMC-1] (struct pmc's pmc_val) of the counters in
+ * @run (bit n: counter n) as @control: the TSC and one a-mode counter
+ * each, hardware counter n for counter n; @slot[n] gets counter n's
+ * index in it. -EOPNOTSUPP where the CPU has neither the Pentium's CESR
+ * nor the Pentium Pro's PerfEvtSel layout, -EINVAL for a setup that
+ * layout has no place for; perfctr_cpu_update_control() judges the rest.
+ */
+int perfctr_cpu_perfmon_control(struct perfctr_cpu_control *control,
+				const u32 *words, unsigned int run,
+				unsigned int *slot);
+
 typedef void (*perfctr_ihandler_t)(unsigned long pc);
 void perfctr_cpu_set_ihandler(perfctr_ihandler_t handler);
 

@@ -354,6 +354,19 @@ void perfctr_cpu_sample(struct perfctr_cpu_state *state)
 				   pp_mftb_low());
 }
 
+u64 perfctr_cpu_read_tsc(void)
+{
+	return pp_mftb();
+}
+
+/* /dev/perfmon: no PowerPC has the Pentium's or Pentium Pro's layout. */
+int perfctr_cpu_perfmon_control(struct perfctr_cpu_control *control,
+				const u32 *words, unsigned int run,
+				unsigned int *slot)
+{
+	return -EOPNOTSUPP;
+}
+
 /* Nothing to acknowledge: the interrupt handler cleared the condition. */
 void perfctr_arch_ack_overflow(const struct perfctr_cpu_state *state,
 			       unsigned int mask)

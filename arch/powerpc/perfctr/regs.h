@@ -77,6 +77,11 @@ static inline u32 pp_mftb_low(void)
 	return perfctr_ppc_sim_mftb();
 }
 
+static inline u64 pp_mftb(void)
+{
+	return perfctr_ppc_sim_mftb();
+}
+
 static inline u32 pp_read_mmcr(unsigned int n)
 {
 	return perfctr_ppc_sim_read_mmcr(n);
@@ -141,6 +146,12 @@ static inline u32 pp_mfpvr(void)
 static inline u32 pp_mftb_low(void)
 {
 	return (u32)mftb();
+}
+
+/* The whole time base: /dev/perfmon's PMIOTSTAMP. */
+static inline u64 pp_mftb(void)
+{
+	return get_tb();
 }
 
 static inline u32 pp_read_mmcr(unsigned int n)

@@ -308,6 +308,11 @@ void perfctr_cpu_sample(struct perfctr_cpu_state *state)
 				   pc_rdtsc_low());
 }
 
+u64 perfctr_cpu_read_tsc(void)
+{
+	return pc_rdtsc();
+}
+
 void perfctr_arch_ack_overflow(const struct perfctr_cpu_state *state,
 			       unsigned int mask)
 {

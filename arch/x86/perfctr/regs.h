@@ -70,6 +70,11 @@ static inline u32 pc_rdtsc_low(void)
 	return (u32)perfctr_sim_rdtsc();
 }
 
+static inline u64 pc_rdtsc(void)
+{
+	return perfctr_sim_rdtsc();
+}
+
 static inline u32 pc_rdpmc_low(u32 index)
 {
 	return (u32)perfctr_sim_rdpmc(index);
@@ -184,6 +189,12 @@ static inline void pc_nmi_window(void)
 static inline u32 pc_rdtsc_low(void)
 {
 	return (u32)rdtsc();
+}
+
+/* The whole TSC: /dev/perfmon's PMIOTSTAMP. */
+static inline u64 pc_rdtsc(void)
+{
+	return rdtsc();
 }
 
 static inline u32 pc_rdpmc_low(u32 index)

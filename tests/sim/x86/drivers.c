@@ -16,3 +16,4 @@
 #include "../../../arch/x86/perfctr/k7.c"
 #include "../../../arch/x86/perfctr/c3.c"
 #include "../../../arch/x86/perfctr/p4.c"
+#include "../../../arch/x86/perfctr/perfmon.c"
