@@ -65,4 +65,21 @@ extern const char *const vperfctr_service;
 unsigned int vperfctr_reclaim(void);
 void vperfctr_show_holders(struct seq_file *m);
 
+/*
+ * /dev/perfmon (perfmon.c) drives its opener's set through these, as the
+ * set's tag: the /proc files may read that set but not change it, and
+ * the device may not change a set of theirs (virtual.c says more).
+ */
+struct perfctr_sum_ctrs;
+int vperfctr_tagged_install(struct task_struct *task, const void *tag,
+			    bool expect, struct perfctr_cpu_state *new,
+			    struct perfctr_sum_ctrs *old);
+int vperfctr_tagged_read(struct task_struct *task, const void *tag,
+			 struct perfctr_sum_ctrs *sums);
+void vperfctr_tagged_drop(struct task_struct *task, const void *tag);
+
+/* FreeBSD's perfmon(4) device, /dev/perfmon (perfmon.c). */
+int perfctr_perfmon_init(void);
+void perfctr_perfmon_exit(void);
+
 #endif /* _PERFCTR_DRIVER_H */

@@ -139,12 +139,17 @@ static int __init perfctr_init(void)
 	err = perfctr_fs_init();
 	if (err)
 		goto out_virtual;
+	err = perfctr_perfmon_init();
+	if (err)
+		goto out_fs;
 
 	pr_info("%s, %u counters%s%s\n", perfctr_info.name, perfctr_info.nrctrs,
 		perfctr_info.fallback_reason ? "; TSC only: " : "",
 		perfctr_info.fallback_reason ?: "");
 	return 0;
 
+out_fs:
+	perfctr_fs_exit();
 out_virtual:
 	vperfctr_exit();
 out_global:
@@ -157,6 +162,7 @@ out_cpu:
 static void __exit perfctr_exit(void)
 {
 	/* Files first: no request may arrive while the rest is torn down. */
+	perfctr_perfmon_exit();
 	perfctr_fs_exit();
 	vperfctr_exit();
 	perfctr_global_exit();

@@ -136,6 +136,8 @@ struct vperfctr {
 	bool refill_queued;
 	struct vperfctr *spare;		/* the next child's set, made ahead */
 	struct callback_head refill;	/* makes the next spare, in the owner */
+	/* The /dev/perfmon file whose set it is (perfmon.c), or NULL. */
+	const void *tag;
 };
 
 /* PF_USER_WORKER (vhost, 6.4+) threads run no user code of their own. */
@@ -1077,8 +1079,12 @@ static void vp_take_prep(struct vperfctr *v, struct vp_prep *p)
 	swap(v->spare, p->spare);	/* the old spare is @p's to free */
 }
 
+static void vp_fill_sums(struct vperfctr *v, void *rec);
+
+/* @old, if not NULL, gets the sums of the control replaced. */
 static int vp_install(struct vperfctr *v, struct perfctr_cpu_state *new,
-		      const struct vperfctr_control *uc, struct vp_prep *p)
+		      const struct vperfctr_control *uc, struct vp_prep *p,
+		      struct perfctr_sum_ctrs *old)
 {
 	struct perfctr_cpu_state *st = &v->page->cpu;
 	struct vp_tree *old_tree;
@@ -1091,6 +1097,8 @@ static int vp_install(struct vperfctr *v, struct perfctr_cpu_state *new,
 		raw_spin_unlock_irqrestore(&v->lock, flags);
 		return v->exited ? -ESRCH : -EBUSY;
 	}
+	if (old)
+		vp_fill_sums(v, old);	/* idle: exact */
 	old_tree = vp_leave_tree(v);	/* with the sums the old control got */
 	if (uc->preserve & VPERFCTR_PRESERVE_TSC)
 		new->tsc_sum = st->tsc_sum;
@@ -1135,10 +1143,31 @@ static int vp_check_uctl(const struct vperfctr_control *uc)
 	return 0;
 }
 
+/*
+ * Who writes a control: the /proc files (tag NULL), or a /dev/perfmon
+ * file, which may change only the set it made and must find it there
+ * while it has one (expect). Neither may change the other's set.
+ */
+struct vp_writer {
+	const void *tag;
+	bool expect;
+	struct perfctr_sum_ctrs *old;	/* the replaced control's sums */
+};
+
+static int vp_may_write(const struct vperfctr *v, const struct vp_writer *w)
+{
+	if (v && v->tag == w->tag)
+		return 0;
+	if (w->expect)
+		return -ESRCH;
+	return v ? -EBUSY : 0;
+}
+
 /* vp_mutex held: @new replaces @task's control, or nothing changes. */
 static int vp_set_control(struct task_struct *task,
 			  struct perfctr_cpu_state *new,
-			  const struct vperfctr_control *uc, struct vp_prep *p)
+			  const struct vperfctr_control *uc, struct vp_prep *p,
+			  const struct vp_writer *w)
 {
 	bool uses_hw = perfctr_cstatus_nrctrs(new->cstatus) != 0;
 	struct vperfctr *v = vp_find(task);
@@ -1147,6 +1176,9 @@ static int vp_set_control(struct task_struct *task,
 
 	if (READ_ONCE(task->flags) & PF_EXITING)	/* since vp_file_task() */
 		return -ESRCH;
+	err = vp_may_write(v, w);
+	if (err)
+		return err;
 	/* Counters on an HT P4: only on CPUs allowed to use them. */
 	if (uses_hw && cpumask_intersects(task->cpus_ptr,
 					  &perfctr_cpus_forbidden_mask))
@@ -1163,8 +1195,9 @@ static int vp_set_control(struct task_struct *task,
 			err = PTR_ERR(v);
 			goto out_hw;
 		}
+		v->tag = w->tag;
 	}
-	err = vp_install(v, new, uc, p);
+	err = vp_install(v, new, uc, p, w->old);
 	if (err)
 		goto out_hw;
 	if (got_hw)
@@ -1186,6 +1219,7 @@ static ssize_t vp_control_write(struct file *file, const char __user *buf,
 {
 	struct perfctr_cpu_state *new;
 	struct vperfctr_control uc;
+	struct vp_writer proc = {};
 	struct vp_prep prep = {};
 	struct task_struct *task;
 	int err;
@@ -1216,7 +1250,7 @@ static ssize_t vp_control_write(struct file *file, const char __user *buf,
 		err = vp_prep_alloc(&prep, &uc, true);
 	if (!err) {
 		mutex_lock(&vp_mutex);
-		err = vp_set_control(task, new, &uc, &prep);
+		err = vp_set_control(task, new, &uc, &prep, &proc);
 		mutex_unlock(&vp_mutex);
 		vp_prep_free(&prep);
 	}
@@ -1545,11 +1579,72 @@ static ssize_t vp_command_write(struct file *file, const char __user *buf,
 	if (!err) {
 		mutex_lock(&vp_mutex);
 		v = vp_find(task);
-		err = v ? vp_command(v, cmd) : -ENODATA;
+		if (!v)
+			err = -ENODATA;
+		else
+			err = v->tag ? -EBUSY : vp_command(v, cmd);
 		mutex_unlock(&vp_mutex);
 	}
 	put_task_struct(task);
 	return err ?: count;
+}
+
+/*
+ * /dev/perfmon (perfmon.c): the set of @task that the file @tag made.
+ * The caller checked that it may act on @task, and validated @new.
+ * @expect: the file made a set that should still be there; -ESRCH if it
+ * is gone (an exec dropped it). -EBUSY if @task has a set of another's.
+ * @old gets the replaced control's sums, exact.
+ */
+int vperfctr_tagged_install(struct task_struct *task, const void *tag,
+			    bool expect, struct perfctr_cpu_state *new,
+			    struct perfctr_sum_ctrs *old)
+{
+	struct vp_writer w = { .tag = tag, .expect = expect, .old = old };
+	struct vperfctr_control uc = {};
+	struct vp_prep prep = {};
+	int err = vp_may_change(task);
+
+	if (err)
+		return err;
+	memset(old, 0, sizeof(*old));
+	mutex_lock(&vp_mutex);
+	err = vp_set_control(task, new, &uc, &prep, &w);
+	mutex_unlock(&vp_mutex);
+	return err;
+}
+
+/* The sums of @task's set that @tag made; -ESRCH if it has none. */
+int vperfctr_tagged_read(struct task_struct *task, const void *tag,
+			 struct perfctr_sum_ctrs *sums)
+{
+	struct vperfctr *v;
+	unsigned long flags;
+	int err = -ESRCH;
+
+	rcu_read_lock();
+	v = vp_find(task);
+	if (v && v->tag == tag && !READ_ONCE(v->exited)) {
+		raw_spin_lock_irqsave(&v->lock, flags);
+		vp_fill_sums(v, sums);
+		raw_spin_unlock_irqrestore(&v->lock, flags);
+		err = 0;
+	}
+	rcu_read_unlock();
+	return err;
+}
+
+/* The file @tag is closed: its set goes, as at an unlink. */
+void vperfctr_tagged_drop(struct task_struct *task, const void *tag)
+{
+	struct vperfctr *v;
+
+	mutex_lock(&vp_mutex);
+	v = vp_find(task);
+	if (v && v->tag == tag && !READ_ONCE(v->exited) &&
+	    !(READ_ONCE(task->flags) & PF_EXITING))
+		vp_unlink(v);
+	mutex_unlock(&vp_mutex);
 }
 
 /* The owner maps its state page: read-only, page 0 only, not inherited. */

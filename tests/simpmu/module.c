@@ -12,3 +12,4 @@
 #include "../../drivers/perfctr/virtual.c"
 #include "../../drivers/perfctr/policy.c"
 #include "../../drivers/perfctr/cpu.c"
+#include "../../drivers/perfctr/perfmon.c"
