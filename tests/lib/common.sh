@@ -68,6 +68,8 @@ make_initramfs() {
 	[ -f "$user/vself" ] && extra+=("/bin/vself=$user/vself")
 	[ -f "$user/perfex" ] && extra+=("/bin/perfex=$user/perfex")
 	[ -f "$user/busy" ] && extra+=("/bin/busy=$user/busy")
+	[ -f "$user/perfmon-example" ] && extra+=("/bin/perfmon-example=$user/perfmon-example")
+	[ -f "$user/perfmon-compat32" ] && extra+=("/tests/perfmon-compat32=$user/perfmon-compat32")
 	extra+=("/bin/vm-exit=$user/vm-exit" "/bin/gperfctr=$user/gperfctr")
 	"$ROOT/tests/vm/build-initramfs.sh" --busybox "$bb" "$out" \
 		"$kb/usr/gen_init_cpio" "${extra[@]}"

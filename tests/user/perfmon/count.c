@@ -1,0 +1,141 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * check_perfmon: what the counters count. perfmon-example, a FreeBSD
+ * program but for its include line, counts a loop; this process counts
+ * the same loop through /proc/perfctr/<tid>/ with the same events raw.
+ * The simulated counters count TSC ticks while they run, so each count
+ * is about the loop's time, and the two agree.
+ */
+#define _GNU_SOURCE	/* gettid() */
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "perfmon.h"
+
+#define LOOPS	3000000UL
+#define RUNS	3
+
+struct counts {
+	unsigned long long pmc[NPMC], tsc;
+};
+
+static void run_example(struct counts *c)
+{
+	char cmd[128], key[8];
+	unsigned long long v;
+	FILE *p;
+	int n = 0;
+
+	snprintf(cmd, sizeof(cmd), "/bin/perfmon-example %x %x %lu",
+		 pm_word(), pm_word(), LOOPS);
+	p = popen(cmd, "r");
+	ck_assert_ptr_nonnull(p);
+	while (fscanf(p, "%7s %llu", key, &v) == 2) {
+		if (!strcmp(key, "pmc0"))
+			c->pmc[0] = v;
+		else if (!strcmp(key, "pmc1"))
+			c->pmc[1] = v;
+		else if (!strcmp(key, "tsc"))
+			c->tsc = v;
+		n++;
+	}
+	ck_assert_int_eq(pclose(p), 0);
+	ck_assert_int_eq(n, 3);
+}
+
+/* The same two counters as a /proc control: pmc_map n for counter n. */
+static void run_proc(struct counts *c)
+{
+	struct vperfctr_control ctl;
+	struct perfctr_sum_ctrs s;
+	struct files f;
+	int i;
+
+	files_open(&f, gettid());
+	tsc_control(&ctl);
+	ctl.cpu_control.nractrs = NPMC;
+	for (i = 0; i < NPMC; i++) {
+		ctl.cpu_control.pmc_map[i] = i;
+		ctl.cpu_control.evntsel[i] = pm_evntsel(i);
+	}
+	set_control(f.ctl, &ctl);
+	pm_work(LOOPS);
+	do_command(f.cmd, VPERFCTR_CMD_SUSPEND);
+	get_sums(f.sums, &s);
+	do_command(f.cmd, VPERFCTR_CMD_UNLINK);
+	for (i = 0; i < NPMC; i++)
+		c->pmc[i] = s.pmc[i];
+	c->tsc = s.tsc;
+}
+
+static void keep_min(struct counts *min, const struct counts *c)
+{
+	int i;
+
+	for (i = 0; i < NPMC; i++)
+		if (!min->pmc[i] || c->pmc[i] < min->pmc[i])
+			min->pmc[i] = c->pmc[i];
+}
+
+/*
+ * Both count the loop: each counter no more than the time the program
+ * measured around it, and at least half of it; and each the same as the per-thread files' count
+ * of the loop within 25% (the least of three runs each: the host's
+ * load stretches a guest's time now and then, never shortens it).
+ */
+START_TEST(test_example_agrees)
+{
+	struct counts pm_min = { { 0 }, 0 }, vp_min = { { 0 }, 0 };
+	int r, i;
+
+	if (layout == PM_NONE || !model_name)
+		return;
+	for (r = 0; r < RUNS; r++) {
+		struct counts pm = { { 0 }, 0 }, vp = { { 0 }, 0 };
+
+		run_example(&pm);
+		for (i = 0; i < NPMC; i++) {
+			ck_assert_uint_gt(pm.pmc[i], 0);
+			ck_assert_msg(pm.pmc[i] <= pm.tsc &&
+				      pm.pmc[i] >= pm.tsc / 2,
+				      "pmc%d %llu, tsc %llu", i, pm.pmc[i],
+				      pm.tsc);
+		}
+		run_proc(&vp);
+		keep_min(&pm_min, &pm);
+		keep_min(&vp_min, &vp);
+	}
+	for (i = 0; i < NPMC; i++)
+		ck_assert_msg(within(pm_min.pmc[i], vp_min.pmc[i], 25),
+			      "pmc%d: perfmon %llu, /proc %llu", i,
+			      pm_min.pmc[i], vp_min.pmc[i]);
+}
+
+/* perfctr.ko on QEMU: TSC only. The example says so and fails cleanly. */
+START_TEST(test_example_refused)
+{
+	char cmd[128];
+	int status;
+
+	if (layout != PM_NONE)
+		return;
+	snprintf(cmd, sizeof(cmd),
+		 "/bin/perfmon-example %x %x 10 2>/dev/null", pm_word(),
+		 pm_word());
+	status = system(cmd);
+	ck_assert(WIFEXITED(status));
+	ck_assert_int_eq(WEXITSTATUS(status), 1);
+}
+
+void pm_count_tcase(Suite *s)
+{
+	TCase *tc = add_tcase(s, "count", NULL, NULL);
+
+	tcase_add_test(tc, test_example_agrees);
+	tcase_add_test(tc, test_example_refused);
+}

@@ -1,0 +1,16 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+/* The loop perfmon-example and check_perfmon both count: the same code. */
+#ifndef _PERFCTR_PERFMON_WORK_H
+#define _PERFCTR_PERFMON_WORK_H
+
+static inline void pm_work(unsigned long loops)
+{
+	unsigned long i, x = 0;
+
+	for (i = 0; i < loops; i++) {
+		x += i;
+		asm volatile("" : "+r" (x));	/* each step done */
+	}
+}
+
+#endif /* _PERFCTR_PERFMON_WORK_H */
