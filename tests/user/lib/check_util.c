@@ -171,6 +171,34 @@ int open_global(void)
 	return fd;
 }
 
+int global_take(void)
+{
+	struct perfctr_cpu_control gc;
+	int g = open_global(), tries;
+	ssize_t ret = 0;
+
+	memset(&gc, 0, sizeof(gc));
+	gc.tsc_on = 1;
+	/* Sets of earlier tests' threads are freed a little after they exit. */
+	for (tries = 0; tries < 100; tries++) {
+		ret = write(g, &gc, sizeof(gc));
+		if (ret >= 0 || errno != EBUSY)
+			break;
+		usleep(10000);
+	}
+	ck_assert_int_eq(ret, sizeof(gc));
+	return g;
+}
+
+void global_give(int fd)
+{
+	struct perfctr_cpu_control gc;
+
+	memset(&gc, 0, sizeof(gc));
+	ck_assert_int_eq(write(fd, &gc, sizeof(gc)), sizeof(gc));
+	close(fd);
+}
+
 /* Reads every CPU's sums; returns the number of CPU entries. */
 int read_global(int fd, struct perfctr_sum_ctrs *sums)
 {

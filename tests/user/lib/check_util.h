@@ -105,6 +105,10 @@ size_t page_size(void);
 
 int open_global(void);
 int read_global(int fd, struct perfctr_sum_ctrs *sums);
+/* Global mode takes the counters (the TSC only): its file, for global_give(). */
+int global_take(void);
+/* Global mode lets them go: an all-zero control, and the file closed. */
+void global_give(int fd);
 /* The loaded module's parameter @name: write @val (0 or errno); read. */
 int param_put(const char *name, const char *val);
 int param_get(const char *name);

@@ -96,29 +96,15 @@ START_TEST(test_thread_has_set)
 /* Global mode holds the counters: PMIOSTART gets EBUSY, nothing changes. */
 START_TEST(test_global_holds)
 {
-	struct perfctr_cpu_control gc;
-	int g, fd, err, tries;
-	ssize_t ret = 0;
+	int g, fd, err;
 
 	if (layout == PM_NONE)		/* test_no_layout's case */
 		return;
 	fd = pm_open();
 	ck_assert_int_eq(pm_setup(fd, 0, pm_word()), 0);
-	g = open_global();
-	memset(&gc, 0, sizeof(gc));
-	gc.tsc_on = 1;
-	/* Sets of earlier tests' threads are freed a little after they exit. */
-	for (tries = 0; tries < 100; tries++) {
-		ret = write(g, &gc, sizeof(gc));
-		if (ret >= 0 || errno != EBUSY)
-			break;
-		usleep(10000);
-	}
-	ck_assert_int_eq(ret, sizeof(gc));
+	g = global_take();
 	err = pm_num(fd, PMIOSTART, 0);
-	memset(&gc, 0, sizeof(gc));
-	ck_assert_int_eq(write(g, &gc, sizeof(gc)), sizeof(gc));
-	close(g);
+	global_give(g);
 	ck_assert_int_eq(err, EBUSY);
 	ck_assert_int_eq(pm_read(fd, 0), 0);
 	ck_assert_int_eq(pm_num(fd, PMIOSTOP, 0), EBUSY);	/* not started */

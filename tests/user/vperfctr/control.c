@@ -273,26 +273,14 @@ START_TEST(control_preserve)
 /* Counters held by global mode: EBUSY, and nothing created. */
 START_TEST(sim_control_busy_in_global_mode)
 {
-	struct perfctr_cpu_control gc;
 	struct perfctr_sum_ctrs s;
 	struct vperfctr_control c, got;
 	ssize_t ret = 0, got_ctl, got_sums;
-	int g, tries, err;
+	int g, err;
 	struct files f;
 
 	files_open(&f, gettid());
-	g = open(GLOBAL_PATH, O_RDWR);
-	ck_assert_int_ge(g, 0);
-	memset(&gc, 0, sizeof(gc));
-	gc.tsc_on = 1;
-	/* Sets of earlier tests' threads are freed a little after they exit. */
-	for (tries = 0; tries < 100; tries++) {
-		ret = write(g, &gc, sizeof(gc));
-		if (ret >= 0 || errno != EBUSY)
-			break;
-		usleep(10000);
-	}
-	ck_assert_int_eq(ret, sizeof(gc));
+	g = global_take();
 	full_control(&c);
 	errno = 0;
 	ret = put_control(f.ctl, &c);
@@ -300,9 +288,7 @@ START_TEST(sim_control_busy_in_global_mode)
 	got_ctl = pread(f.ctl, &got, sizeof(got), 0);
 	got_sums = pread(f.sums, &s, sizeof(s), 0);
 	/* Stop global mode before anything can fail and leave it running. */
-	memset(&gc, 0, sizeof(gc));
-	ck_assert_int_eq(write(g, &gc, sizeof(gc)), sizeof(gc));
-	close(g);
+	global_give(g);
 	ck_assert_int_eq(ret, -1);
 	ck_assert_int_eq(err, EBUSY);
 	ck_assert_int_eq(got_ctl, CTL_SIZE);
