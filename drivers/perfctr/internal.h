@@ -66,17 +66,17 @@ unsigned int vperfctr_reclaim(void);
 void vperfctr_show_holders(struct seq_file *m);
 
 /*
- * /dev/perfmon (perfmon.c) drives its opener's set through these, as the
- * set's tag: the /proc files may read that set but not change it, and
+ * /dev/perfmon (perfmon.c) drives its opener's set through these, with a
+ * tag that is unique to the open file (never 0, never reused): the /proc files may read that set but not change it, and
  * the device may not change a set of theirs (virtual.c says more).
  */
 struct perfctr_sum_ctrs;
-int vperfctr_tagged_install(struct task_struct *task, const void *tag,
+int vperfctr_tagged_install(struct task_struct *task, u64 tag,
 			    bool expect, struct perfctr_cpu_state *new,
 			    struct perfctr_sum_ctrs *old);
-int vperfctr_tagged_read(struct task_struct *task, const void *tag,
+int vperfctr_tagged_read(struct task_struct *task, u64 tag,
 			 struct perfctr_sum_ctrs *sums);
-void vperfctr_tagged_drop(struct task_struct *task, const void *tag);
+void vperfctr_tagged_drop(struct task_struct *task, u64 tag);
 
 /* FreeBSD's perfmon(4) device, /dev/perfmon (perfmon.c). */
 int perfctr_perfmon_init(void);

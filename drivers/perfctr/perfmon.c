@@ -13,6 +13,7 @@
  */
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
+#include <linux/atomic.h>
 #include <linux/compat.h>
 #include <linux/errno.h>
 #include <linux/fs.h>
@@ -38,10 +39,13 @@ struct pmon_ctr {
 struct pmon_file {
 	struct mutex lock;		/* serialises the file's requests */
 	struct task_struct *task;	/* the opener, referenced */
+	u64 tag;			/* marks its set: unique, never reused */
 	bool live;			/* it has a set of ours */
 	struct pmon_ctr ctr[NPMC];
 	unsigned int slot[NPMC];	/* a running counter's index in the set */
 };
+
+static atomic64_t pmon_tags = ATOMIC64_INIT(0);
 
 static int pmon_open(struct inode *inode, struct file *file)
 {
@@ -50,6 +54,7 @@ static int pmon_open(struct inode *inode, struct file *file)
 	if (!pm)
 		return -ENOMEM;
 	mutex_init(&pm->lock);
+	pm->tag = atomic64_inc_return(&pmon_tags);
 	get_task_struct(current);
 	pm->task = current;
 	file->private_data = pm;
@@ -60,8 +65,8 @@ static int pmon_release(struct inode *inode, struct file *file)
 {
 	struct pmon_file *pm = file->private_data;
 
-	if (pm->live)
-		vperfctr_tagged_drop(pm->task, pm);
+	/* Even if a reader lost sight of it: an exec may have been deciding. */
+	vperfctr_tagged_drop(pm->task, pm->tag);
 	put_task_struct(pm->task);
 	kfree(pm);
 	return 0;
@@ -140,7 +145,7 @@ static int pmon_apply(struct pmon_file *pm, unsigned int run, int zero)
 	st = pmon_state(words, run, slot);
 	if (IS_ERR(st))
 		return PTR_ERR(st);
-	err = vperfctr_tagged_install(pm->task, pm, pm->live, st, &old);
+	err = vperfctr_tagged_install(pm->task, pm->tag, pm->live, st, &old);
 	kfree(st);
 	if (err == -ESRCH && pm->live)
 		pmon_lost(pm);
@@ -239,7 +244,7 @@ static int pmon_read(struct pmon_file *pm, int num, s64 *value)
 		*value = c->base;
 		return 0;
 	}
-	err = vperfctr_tagged_read(pm->task, pm, &sums);
+	err = vperfctr_tagged_read(pm->task, pm->tag, &sums);
 	if (err) {
 		pmon_lost(pm);
 		return err;
@@ -248,13 +253,22 @@ static int pmon_read(struct pmon_file *pm, int num, s64 *value)
 	return 0;
 }
 
-/* The TSC, and its rate in MHz: a hint, as FreeBSD's was. */
-static void pmon_tstamp(struct pmc_tstamp *ts)
+/*
+ * The TSC, and its rate in MHz: a hint, as FreeBSD's was. Not for a
+ * thread that forbade itself RDTSC (prctl PR_SET_TSC): EPERM.
+ */
+static int pmon_tstamp(struct pmc_tstamp *ts)
 {
 	unsigned int mult = perfctr_info.tsc_to_cpu_mult ?: 1;
 
+#ifdef TIF_NOTSC
+	if (test_thread_flag(TIF_NOTSC))
+		return -EPERM;
+#endif
+	memset(ts, 0, sizeof(*ts));	/* the padding, on 64-bit */
 	ts->pmct_rate = perfctr_info.cpu_khz / mult / 1000;
 	ts->pmct_value = perfctr_cpu_read_tsc();
+	return 0;
 }
 
 /*
@@ -330,8 +344,10 @@ static long pmon_ioctl(struct file *file, unsigned int cmd, unsigned long arg)
 
 	switch (cmd) {
 	case PMIOTSTAMP:
-		pmon_tstamp(&ts);
-		return copy_to_user(uarg, &ts, sizeof(ts)) ? -EFAULT : 0;
+		err = pmon_tstamp(&ts);
+		if (!err && copy_to_user(uarg, &ts, sizeof(ts)))
+			err = -EFAULT;
+		return err;
 	case PMIOREAD:
 		err = pmon_may(pm, cmd);
 		return err ?: pmon_do_read(pm, &ud->pmcd_num, &ud->pmcd_value);
@@ -384,16 +400,20 @@ static long pmon_compat_ioctl(struct file *file, unsigned int cmd,
 
 	switch (cmd) {
 	case PMIOTSTAMP32:
-		pmon_tstamp(&ts);
+		err = pmon_tstamp(&ts);
+		if (err)
+			return err;
 		ts32.pmct_rate = ts.pmct_rate;
 		ts32.pmct_value = ts.pmct_value;
 		return copy_to_user(uarg, &ts32, sizeof(ts32)) ? -EFAULT : 0;
 	case PMIOREAD32:
 		err = pmon_may(pm, PMIOREAD);
 		return err ?: pmon_do_read(pm, &ud->pmcd_num, &ud->pmcd_value);
-	case PMIOREAD:		/* a 64-bit program's: not in a 32-bit one */
+	case PMIOREAD:		/* the 64-bit layout: x32's, not i386's */
 	case PMIOTSTAMP:
-		return -ENOTTY;
+		if (!in_x32_syscall())
+			return -ENOTTY;
+		break;
 	}
 	return pmon_ioctl(file, cmd, (unsigned long)uarg);
 }

@@ -136,8 +136,8 @@ struct vperfctr {
 	bool refill_queued;
 	struct vperfctr *spare;		/* the next child's set, made ahead */
 	struct callback_head refill;	/* makes the next spare, in the owner */
-	/* The /dev/perfmon file whose set it is (perfmon.c), or NULL. */
-	const void *tag;
+	/* The /dev/perfmon file whose set it is (perfmon.c), or 0. */
+	u64 tag;
 };
 
 /* PF_USER_WORKER (vhost, 6.4+) threads run no user code of their own. */
@@ -1144,12 +1144,12 @@ static int vp_check_uctl(const struct vperfctr_control *uc)
 }
 
 /*
- * Who writes a control: the /proc files (tag NULL), or a /dev/perfmon
+ * Who writes a control: the /proc files (tag 0), or a /dev/perfmon
  * file, which may change only the set it made and must find it there
  * while it has one (expect). Neither may change the other's set.
  */
 struct vp_writer {
-	const void *tag;
+	u64 tag;
 	bool expect;
 	struct perfctr_sum_ctrs *old;	/* the replaced control's sums */
 };
@@ -1596,7 +1596,7 @@ static ssize_t vp_command_write(struct file *file, const char __user *buf,
  * is gone (an exec dropped it). -EBUSY if @task has a set of another's.
  * @old gets the replaced control's sums, exact.
  */
-int vperfctr_tagged_install(struct task_struct *task, const void *tag,
+int vperfctr_tagged_install(struct task_struct *task, u64 tag,
 			    bool expect, struct perfctr_cpu_state *new,
 			    struct perfctr_sum_ctrs *old)
 {
@@ -1614,8 +1614,11 @@ int vperfctr_tagged_install(struct task_struct *task, const void *tag,
 	return err;
 }
 
-/* The sums of @task's set that @tag made; -ESRCH if it has none. */
-int vperfctr_tagged_read(struct task_struct *task, const void *tag,
+/*
+ * The sums of @task's set that @tag made; -ESRCH if it has none. Between
+ * an exec and its decision on the set, the set is still there to read.
+ */
+int vperfctr_tagged_read(struct task_struct *task, u64 tag,
 			 struct perfctr_sum_ctrs *sums)
 {
 	struct vperfctr *v;
@@ -1623,7 +1626,7 @@ int vperfctr_tagged_read(struct task_struct *task, const void *tag,
 	int err = -ESRCH;
 
 	rcu_read_lock();
-	v = vp_find(task);
+	v = vp_find_any(task);
 	if (v && v->tag == tag && !READ_ONCE(v->exited)) {
 		raw_spin_lock_irqsave(&v->lock, flags);
 		vp_fill_sums(v, sums);
@@ -1634,13 +1637,16 @@ int vperfctr_tagged_read(struct task_struct *task, const void *tag,
 	return err;
 }
 
-/* The file @tag is closed: its set goes, as at an unlink. */
-void vperfctr_tagged_drop(struct task_struct *task, const void *tag)
+/*
+ * The file @tag is closed: its set goes, as at an unlink; also between
+ * an exec and its decision (the close may come from another process).
+ */
+void vperfctr_tagged_drop(struct task_struct *task, u64 tag)
 {
 	struct vperfctr *v;
 
 	mutex_lock(&vp_mutex);
-	v = vp_find(task);
+	v = vp_find_any(task);
 	if (v && v->tag == tag && !READ_ONCE(v->exited) &&
 	    !(READ_ONCE(task->flags) & PF_EXITING))
 		vp_unlink(v);

@@ -6,7 +6,9 @@
  */
 #include <errno.h>
 #include <fcntl.h>
+#include <stddef.h>
 #include <stdlib.h>
+#include <string.h>
 #include <sys/mman.h>
 #include <sys/prctl.h>
 #include <sys/stat.h>
@@ -46,6 +48,48 @@ START_TEST(test_tstamp)
 	ck_assert_int_gt(ts.pmct_rate, 0);
 	close(fd);
 }
+
+/* No kernel bytes in the structure's padding (4 bytes on 64-bit). */
+START_TEST(test_tstamp_padding)
+{
+	int fd = pm_open();
+	union {
+		struct pmc_tstamp ts;
+		unsigned char b[sizeof(struct pmc_tstamp)];
+	} u;
+	size_t i, pad = offsetof(struct pmc_tstamp, pmct_value);
+
+	memset(&u, 0xAA, sizeof(u));
+	ck_assert_int_eq(pm_ioctl(fd, PMIOTSTAMP, &u.ts), 0);
+	for (i = sizeof(int); i < pad; i++)
+		ck_assert_int_eq(u.b[i], 0);
+	close(fd);
+}
+
+#if defined(PR_SET_TSC) && !defined(__powerpc__)	/* x86 only */
+static int notsc_kid(int rd, int wr, void *arg)
+{
+	struct pmc_tstamp ts;
+	int fd = open(_PATH_PERFMON, O_RDWR);
+
+	(void)rd;
+	(void)wr;
+	(void)arg;
+	if (fd < 0)
+		return kid_fail(1);
+	if (pm_ioctl(fd, PMIOTSTAMP, &ts))
+		return kid_fail(2);
+	if (prctl(PR_SET_TSC, PR_TSC_SIGSEGV, 0, 0, 0))
+		return kid_fail(3);
+	return pm_ioctl(fd, PMIOTSTAMP, &ts) == EPERM ? 0 : kid_fail(4);
+}
+
+/* A thread that forbade itself RDTSC gets no TSC from the device either. */
+START_TEST(test_tstamp_notsc)
+{
+	kid_run(notsc_kid, NULL);
+}
+#endif
 
 /* A buffer that is not there, or runs off the end of the mapping. */
 START_TEST(test_bad_buffer)
@@ -310,6 +354,10 @@ void pm_ioctl_tcase(Suite *s)
 
 	tcase_add_test(tc, test_device);
 	tcase_add_test(tc, test_tstamp);
+	tcase_add_test(tc, test_tstamp_padding);
+#if defined(PR_SET_TSC) && !defined(__powerpc__)	/* x86 only */
+	tcase_add_test(tc, test_tstamp_notsc);
+#endif
 	tcase_add_test(tc, test_bad_buffer);
 	tcase_add_test(tc, test_unknown_ioctl);
 	tcase_add_test(tc, test_bad_counter);
