@@ -67,8 +67,9 @@ void vperfctr_show_holders(struct seq_file *m);
 
 /*
  * /dev/perfmon (perfmon.c) drives its opener's set through these, with a
- * tag that is unique to the open file (never 0, never reused): the /proc files may read that set but not change it, and
- * the device may not change a set of theirs (virtual.c says more).
+ * tag unique to the open file (never 0, never reused): the /proc files
+ * may read that set but not change it, and the device may not change a
+ * set of theirs (virtual.c says more).
  */
 struct perfctr_sum_ctrs;
 int vperfctr_tagged_install(struct task_struct *task, u64 tag,
