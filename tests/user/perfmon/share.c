@@ -169,7 +169,8 @@ START_TEST(test_other_thread)
 	if (layout == PM_NONE)		/* test_no_layout's case */
 		return;
 	o.fd = pm_started(0);
-	pm_work(100000);
+	/* Another thread sees the sums of the last sample: 50 ms apart. */
+	spin(ms_ticks(120));
 	ck_assert_int_eq(pthread_create(&t, NULL, other_thread, &o), 0);
 	ck_assert_int_eq(pthread_join(t, NULL), 0);
 	ck_assert_int_eq(o.read_err, 0);
