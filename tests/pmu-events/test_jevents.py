@@ -172,6 +172,73 @@ def check_good(results):
         results.append(("emits-c-that-compiles", ok, out))
     rc, out = run(os.path.join(ROOT, "tools", "pmu-events"), "--check")
     results.append(("project-tables", rc == 0, out))
+    check_layouts(results)
+
+
+# Field widths typed from the manuals: AMD BKDG PERF_CTL: EventSelect 12
+# bits (7:0 and 35:32), UnitMask 8, CntMask 8, up to six core counters
+# (family 15h); P4 ESCR event select 6 bits, event mask 16, CCCR
+# threshold 4, 18 counters; MPC7450 PMC1 select 7 bits, PMC1-6; WinChip:
+# no user/kernel bits; P6: CMASK 8 bits, two counters.
+LAYOUT_PROGRAM = r"""
+#include <stdio.h>
+#include "pmu-events.h"
+int main(void)
+{
+	static const int ids[] = { PE_LAYOUT_AMD10H, PE_LAYOUT_P4,
+				   PE_LAYOUT_PPC7450, PE_LAYOUT_WINCHIP,
+				   PE_LAYOUT_P6 };
+	unsigned int i;
+
+	for (i = 0; i < sizeof(ids) / sizeof(ids[0]); i++) {
+		const struct pe_layout_info *l = &pe_layouts[ids[i]];
+
+		printf("%u %u %u %#x %u %u\n", l->code_bits, l->umask_bits,
+		       l->cmask_max, l->counters, l->nfixed, l->modes);
+	}
+	return 0;
+}
+"""
+LAYOUT_WANT = ("12 8 255 0x3f 0 1\n6 16 15 0x3ffff 0 1\n7 0 0 0x3f 0 1\n"
+               "8 0 0 0x3 0 0\n8 8 255 0x3 0 1\n")
+
+
+def check_layouts(results):
+    """pe_layouts[] carries the widths; a header whose enum is out of
+    jevents.py's order does not compile against it."""
+    inc = os.path.join(ROOT, "tools", "lib", "perfctr")
+    with tempfile.TemporaryDirectory() as tmp:
+        c = os.path.join(tmp, "pe.c")
+        main = os.path.join(tmp, "main.c")
+        exe = os.path.join(tmp, "layouts")
+        rc, out = run(tree(tmp), "--arch", "x86", "-o", c)
+        with open(main, "w") as f:
+            f.write(LAYOUT_PROGRAM)
+        ok = rc == 0
+        if ok:
+            p = subprocess.run(["cc", "-Wall", "-Werror", "-I", inc, "-o",
+                                exe, main, c], capture_output=True, text=True)
+            ok, out = p.returncode == 0, p.stderr
+        if ok:
+            p = subprocess.run([exe], capture_output=True, text=True)
+            ok = p.stdout == LAYOUT_WANT
+            out = "got:\n%swant:\n%s" % (p.stdout, LAYOUT_WANT)
+        results.append(("emits-layout-widths", ok, out))
+        hdr = os.path.join(tmp, "inc")
+        os.makedirs(hdr)
+        with open(os.path.join(inc, "pmu-events.h")) as f:
+            text = f.read()
+        swapped = text.replace("PE_LAYOUT_P6, PE_LAYOUT_ARCH",
+                               "PE_LAYOUT_ARCH, PE_LAYOUT_P6")
+        with open(os.path.join(hdr, "pmu-events.h"), "w") as f:
+            f.write(swapped)
+        p = subprocess.run(["cc", "-c", "-I", hdr, "-o",
+                            os.path.join(tmp, "x.o"), c],
+                           capture_output=True, text=True)
+        results.append(("rejects-enum-out-of-order",
+                        swapped != text and p.returncode != 0 and
+                        "LAYOUTS order" in p.stderr,
+                        "rc %d:\n%s" % (p.returncode, p.stderr)))
 
 
 def main():

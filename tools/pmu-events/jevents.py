@@ -22,27 +22,44 @@ import re
 import sys
 
 # Each table's encoding, and so the ranges its fields must respect. A
-# new CPU family with a new register layout adds a row here and its
-# encoder in tools/lib/perfctr/events.c.
+# new CPU family with a new register layout adds a row here, its name to
+# enum pe_layout (tools/lib/perfctr/pmu-events.h) and its encoder in
+# tools/lib/perfctr/events-*.c. This is the one copy: emit() writes it
+# into the generated C as pe_layouts[], which libperfctr bounds its
+# fields with.
 LAYOUTS = {
-    # name: (code bits, umask bits, cmask max, counters, fixed, keys)
-    "p5": (6, 0, 0, range(2), 0, {"Duration"}),
-    "mii": (7, 0, 0, range(2), 0, {"Duration"}),
-    "winchip": (8, 0, 0, range(2), 0, set()),
-    "c3": (9, 0, 0, [1], 0, set()),
-    "p6": (8, 8, 255, range(2), 0, set()),
-    "arch": (8, 8, 255, range(16), 4, set()),
-    "k7": (8, 8, 255, range(4), 0, set()),
-    "amd10h": (12, 8, 255, range(6), 0, set()),
-    "p4": (6, 16, 15, [], 0, {"ESCR", "PebsEnable", "PebsMatrixVert"}),
-    "ppc604": (7, 0, 0, [1, 2], 0, {"Threshold"}),
-    "ppc604e": (7, 0, 0, [1, 2, 3, 4], 0, {"Threshold"}),
-    "ppc750": (7, 0, 0, [1, 2, 3, 4], 0, {"Threshold"}),
-    "ppc7400": (7, 0, 0, [1, 2, 3, 4], 0, {"Threshold"}),
-    "ppc7450": (7, 0, 0, [1, 2, 3, 4, 5, 6], 0, {"Threshold"}),
+    # name: (code bits, umask bits, cmask max, counters, fixed, keys,
+    #        mode bits)
+    # counters: those a Counter key may name (ppc32: PMC numbers); on
+    # the P4, where the ESCRs decide, the 18 CCCR/counter pairs.
+    # mode bits: whether the family can count user and kernel apart.
+    "p5": (6, 0, 0, range(2), 0, {"Duration"}, True),
+    "mii": (7, 0, 0, range(2), 0, {"Duration"}, True),
+    "winchip": (8, 0, 0, range(2), 0, set(), False),
+    "c3": (9, 0, 0, [1], 0, set(), False),
+    "p6": (8, 8, 255, range(2), 0, set(), True),
+    "arch": (8, 8, 255, range(16), 4, set(), True),
+    "k7": (8, 8, 255, range(4), 0, set(), True),
+    "amd10h": (12, 8, 255, range(6), 0, set(), True),
+    "p4": (6, 16, 15, range(18), 0, {"ESCR", "PebsEnable",
+                                     "PebsMatrixVert"}, True),
+    "ppc604": (7, 0, 0, [1, 2], 0, {"Threshold"}, True),
+    "ppc604e": (7, 0, 0, [1, 2, 3, 4], 0, {"Threshold"}, True),
+    "ppc750": (7, 0, 0, [1, 2, 3, 4], 0, {"Threshold"}, True),
+    "ppc7400": (7, 0, 0, [1, 2, 3, 4], 0, {"Threshold"}, True),
+    "ppc7450": (7, 0, 0, [1, 2, 3, 4, 5, 6], 0, {"Threshold"}, True),
 }
-# The C enum's order (tools/lib/perfctr/pmu-events.h).
+# The C enum's order (tools/lib/perfctr/pmu-events.h); the generated C
+# asserts that each name has its index here.
 LAYOUT_IDS = list(LAYOUTS)
+
+
+def layout_counters(layout):
+    """The layout's counters as a pmu-events counters bitmask (bit n:
+    pmc_map n; ppc32: PMC n+1)."""
+    mask = sum(1 << c for c in LAYOUTS[layout][3])
+    return mask >> 1 if layout.startswith("ppc") else mask
+
 
 # Our directories' layouts.
 DIR_LAYOUT = {
@@ -177,7 +194,7 @@ def number(where, key, text, pattern, base, err):
 
 def parse_counters(where, text, layout, err):
     """(general counter bitmask, fixed counter bitmask) or None."""
-    _, _, _, legal, nfixed, _ = LAYOUTS[layout]
+    _, _, _, legal, nfixed, _, _ = LAYOUTS[layout]
     gp = fixed = 0
     m = re.match(r"Fixed counter ([0-9]+)\Z", text)
     if m:
@@ -203,7 +220,7 @@ class Event:
 
 def check_event(where, e, layout, escrs, imported, err):
     """An Event from one JSON object, or None after reporting why."""
-    code_bits, umask_bits, cmask_max, _, _, extra = LAYOUTS[layout]
+    code_bits, umask_bits, cmask_max, _, _, extra, _ = LAYOUTS[layout]
     if not isinstance(e, dict):
         err(where, "an event must be a JSON object")
         return None
@@ -295,7 +312,7 @@ def check_event(where, e, layout, escrs, imported, err):
         if not imported:
             err(where, "no Counter")
             return None
-        ev.gp, ev.fixed = sum(1 << c for c in LAYOUTS[layout][3]), 0
+        ev.gp, ev.fixed = layout_counters(layout), 0
         return ev
     counters = parse_counters(where, e["Counter"], layout, err)
     if counters is None:
@@ -519,6 +536,16 @@ def emit(out, arch, mapping, tables, escrs, notes):
                  for n, (_, sel, ctrs) in sorted(escrs.items(),
                                                  key=lambda x: x[1][0])]
     aux_c = ["\t{ 0x%xULL, 0x%x, 0x%x, %d }," % a for a in aux_rows]
+    lay_rows, lay_asserts = [], []
+    for i, name in enumerate(LAYOUT_IDS):
+        code_bits, umask_bits, cmask_max, _, nfixed, _, modes = \
+            LAYOUTS[name]
+        lay_rows.append("\t[PE_LAYOUT_%s] = { %d, %d, %d, 0x%x, %d, %d },"
+                        % (name.upper(), code_bits, umask_bits, cmask_max,
+                           layout_counters(name), nfixed, int(modes)))
+        lay_asserts.append('_Static_assert(PE_LAYOUT_%s == %d, "enum '
+                           'pe_layout is jevents.py\'s LAYOUTS order");'
+                           % (name.upper(), i))
     with open(out, "w") as f:
         f.write("/* SPDX-License-Identifier: GPL-2.0-only */\n"
                 "/* Generated by tools/pmu-events/jevents.py for %s: do not "
@@ -531,6 +558,11 @@ def emit(out, arch, mapping, tables, escrs, notes):
                 % "\n".join(ev_rows or ["\t{ 0 },"]))
         f.write("const struct pe_aux pe_aux[] = {\n%s\n};\n\n"
                 % "\n".join(aux_c))
+        f.write("%s\n_Static_assert(PE_NR_LAYOUTS == %d, \"enum pe_layout "
+                "has jevents.py's LAYOUTS\");\n"
+                "const struct pe_layout_info pe_layouts[PE_NR_LAYOUTS] = {\n%s\n"
+                "};\n\n" % ("\n".join(lay_asserts), len(LAYOUT_IDS),
+                             "\n".join(lay_rows)))
         f.write("const struct pe_table pe_tables[] = {\n%s\n};\n"
                 "const unsigned int pe_nr_tables = %d;\n\n"
                 % ("\n".join(tab_rows), len(tab_rows)))

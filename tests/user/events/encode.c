@@ -117,6 +117,15 @@ static const struct good goods[] = {
 	/* A code too wide for PMC2-6 lands on PMC1 (7-bit select). */
 	{ "0x80000201", "cpu/event=0x41/u", 1, { C(0, 0x41) }, 0x40000000 },
 	{ "0x00083311", "cycles,instructions", 2, { C(0, 1), C(1, 2) }, 0 },
+	/*
+	 * MPC7400: codes from Apple's Shark 7400 event list (the manual's
+	 * pages for them could not be read): L2 tag lookups PMC1 25, dL1
+	 * misses PMC2 17, L2 snoop hits PMC3 27, DST DTLB table successful
+	 * searches PMC4 27.
+	 */
+	{ "0x000c0209",
+	  "L2_TAG_LOOKUPS,DCACHE_MISSES,L2_SNOOP_HITS,DST_TABLE_SEARCH_SUCCESSES",
+	  4, { C(0, 25), C(1, 17), C(2, 27), C(3, 27) }, 0 },
 #endif
 };
 

@@ -26,31 +26,6 @@ struct perfctr_event_table {
 	struct pe_table t;
 };
 
-/* How each layout's fields are bounded; jevents.py's LAYOUTS. */
-struct layout {
-	unsigned int code_bits, umask_bits, cmask_max;
-	uint32_t counters;	/* bit n: pmc_map n */
-	unsigned int nfixed;
-	unsigned int modes;	/* has user/kernel mode bits */
-};
-
-static const struct layout layouts[] = {
-	[PE_LAYOUT_P5] = { 6, 0, 0, 0x3, 0, 1 },
-	[PE_LAYOUT_MII] = { 7, 0, 0, 0x3, 0, 1 },
-	[PE_LAYOUT_WINCHIP] = { 8, 0, 0, 0x3, 0, 0 },
-	[PE_LAYOUT_C3] = { 9, 0, 0, 0x2, 0, 0 },
-	[PE_LAYOUT_P6] = { 8, 8, 255, 0x3, 0, 1 },
-	[PE_LAYOUT_ARCH] = { 8, 8, 255, 0xffff, 4, 1 },
-	[PE_LAYOUT_K7] = { 8, 8, 255, 0xf, 0, 1 },
-	[PE_LAYOUT_AMD10H] = { 12, 8, 255, 0x3f, 0, 1 },
-	[PE_LAYOUT_P4] = { 6, 16, 15, 0x3ffff, 0, 1 },
-	[PE_LAYOUT_PPC604] = { 7, 0, 0, 0x3, 0, 1 },
-	[PE_LAYOUT_PPC604E] = { 7, 0, 0, 0xf, 0, 1 },
-	[PE_LAYOUT_PPC750] = { 7, 0, 0, 0xf, 0, 1 },
-	[PE_LAYOUT_PPC7400] = { 7, 0, 0, 0xf, 0, 1 },
-	[PE_LAYOUT_PPC7450] = { 7, 0, 0, 0x3f, 0, 1 },
-};
-
 static const char *const generic_names[] = {
 	"cycles", "instructions", "branches", "branch-misses",
 	"cache-references", "cache-misses", "bus-cycles", "ref-cycles",
@@ -200,7 +175,7 @@ static void event_info(const struct pe_table *t, const struct pe_event *e,
 	if (t->layout == PE_LAYOUT_P4)
 		format_escrs(info->encoding, sizeof(info->encoding), escrs);
 	append(info->encoding, sizeof(info->encoding), "event=0x%x", e->code);
-	if (e->umask || layouts[t->layout].umask_bits)
+	if (e->umask || pe_layouts[t->layout].umask_bits)
 		append(info->encoding, sizeof(info->encoding), ",umask=0x%x",
 		       e->umask);
 	if (e->cmask)
@@ -250,7 +225,7 @@ int perfctr_event_list(const struct perfctr_event_table *tab, const char *glob,
 
 struct ctx {
 	const struct pe_table *t;
-	const struct layout *lay;
+	const struct pe_layout_info *lay;
 	struct perfctr_event_set *set;
 	struct pe_req req[PERFCTR_NR_PMCS];
 	unsigned int nr;
@@ -437,7 +412,7 @@ static int bad_term(struct ctx *c, struct pe_req *r, const char *term,
 static int set_field(struct ctx *c, struct pe_req *r, const char *key,
 		     unsigned long long v, const char *term)
 {
-	const struct layout *l = c->lay;
+	const struct pe_layout_info *l = c->lay;
 
 	if (!strcmp(key, "event")) {
 		if (v >> l->code_bits)
@@ -742,7 +717,7 @@ int perfctr_event_encode(const struct perfctr_event_table *tab,
 		return -1;
 	}
 	c->t = &tab->t;
-	c->lay = &layouts[c->t->layout];
+	c->lay = &pe_layouts[c->t->layout];
 	c->set = set;
 	if (split(c, events))
 		goto out;

@@ -9,12 +9,24 @@
 
 #include <stdint.h>
 
-/* jevents.py's LAYOUTS, in order: how a table's events are encoded. */
+/*
+ * jevents.py's LAYOUTS, in order: how a table's events are encoded. The
+ * generated C asserts the order; the fields are in pe_layouts[].
+ */
 enum pe_layout {
 	PE_LAYOUT_P5, PE_LAYOUT_MII, PE_LAYOUT_WINCHIP, PE_LAYOUT_C3,
 	PE_LAYOUT_P6, PE_LAYOUT_ARCH, PE_LAYOUT_K7, PE_LAYOUT_AMD10H,
 	PE_LAYOUT_P4, PE_LAYOUT_PPC604, PE_LAYOUT_PPC604E, PE_LAYOUT_PPC750,
 	PE_LAYOUT_PPC7400, PE_LAYOUT_PPC7450,
+	PE_NR_LAYOUTS
+};
+
+/* How a layout's fields are bounded: a row of jevents.py's LAYOUTS. */
+struct pe_layout_info {
+	uint8_t code_bits, umask_bits, cmask_max;
+	uint32_t counters;	/* bit n: pmc_map n (ppc32: PMC n+1) */
+	uint8_t nfixed;		/* Intel fixed counters */
+	uint8_t modes;		/* has user/kernel mode bits */
 };
 
 /* jevents.py's FLAG_KEYS. */
@@ -59,6 +71,7 @@ struct pe_escr {
 };
 
 extern const char pe_strings[];
+extern const struct pe_layout_info pe_layouts[PE_NR_LAYOUTS];
 extern const struct pe_event pe_events[];
 extern const struct pe_aux pe_aux[];
 extern const struct pe_table pe_tables[];
