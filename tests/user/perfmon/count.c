@@ -18,7 +18,7 @@
 #include "perfmon.h"
 
 #define LOOPS	3000000UL
-#define RUNS	3
+#define RUNS	5
 
 struct counts {
 	unsigned long long pmc[NPMC], tsc;
@@ -85,8 +85,9 @@ static void keep_min(struct counts *min, const struct counts *c)
 /*
  * Both count the loop: each counter no more than the time the program
  * measured around it, and each the same as the per-thread files' count
- * of the loop within 25% (the least of three runs each: the host's
- * load stretches a guest's time now and then, never shortens it).
+ * of the loop within 40% (the least of five runs each: the host's load
+ * stretches a guest's time, never shortens it, but under TCG it does so
+ * often). The exact agreement is test_proc_reads_not_writes' (share.c).
  */
 START_TEST(test_example_agrees)
 {
@@ -110,7 +111,7 @@ START_TEST(test_example_agrees)
 		keep_min(&vp_min, &vp);
 	}
 	for (i = 0; i < NPMC; i++)
-		ck_assert_msg(within(pm_min.pmc[i], vp_min.pmc[i], 25),
+		ck_assert_msg(within(pm_min.pmc[i], vp_min.pmc[i], 40),
 			      "pmc%d: perfmon %llu, /proc %llu", i,
 			      pm_min.pmc[i], vp_min.pmc[i]);
 }
