@@ -17,8 +17,8 @@
 
 #include "perfmon.h"
 
-#define LOOPS	3000000UL
-#define RUNS	5
+#define LOOPS	20000000UL
+#define RUNS	3
 
 struct counts {
 	unsigned long long pmc[NPMC], tsc;
@@ -85,9 +85,12 @@ static void keep_min(struct counts *min, const struct counts *c)
 /*
  * Both count the loop: each counter no more than the time the program
  * measured around it, and each the same as the per-thread files' count
- * of the loop within 40% (the least of five runs each: the host's load
- * stretches a guest's time, never shortens it, but under TCG it does so
- * often). The exact agreement is test_proc_reads_not_writes' (share.c).
+ * of the loop within 25% (the least of three runs each: the host's load
+ * stretches a guest's time, never shortens it). The simulated counters
+ * count kernel time too, and the example makes three more requests than
+ * the /proc twin while they run, each slow on the debug kernel under
+ * TCG: the loop is long enough to make that small. The exact agreement
+ * is test_proc_reads_not_writes' (share.c).
  */
 START_TEST(test_example_agrees)
 {
@@ -111,7 +114,7 @@ START_TEST(test_example_agrees)
 		keep_min(&vp_min, &vp);
 	}
 	for (i = 0; i < NPMC; i++)
-		ck_assert_msg(within(pm_min.pmc[i], vp_min.pmc[i], 40),
+		ck_assert_msg(within(pm_min.pmc[i], vp_min.pmc[i], 25),
 			      "pmc%d: perfmon %llu, /proc %llu", i,
 			      pm_min.pmc[i], vp_min.pmc[i]);
 }
