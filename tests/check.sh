@@ -62,7 +62,20 @@ log_clean() {	# log_clean NAME LOG
 	else
 		record FAIL "$1" "kernel complained:"
 		echo "$bad" | sed 's/^/      /'
+		log_report "$2" "${bad%%:*}"
 	fi
+}
+
+# log_report LOG LINE: what a CI log needs to tell the cause of the
+# complaint at LINE without the guest's log: the suite then running and
+# the report's task, RIP and call trace.
+log_report() {
+	local first=$2
+	echo "      -- running: $(head -n "$first" "$1" |
+		grep -E '^Running suite|^# Subtest|^== ' | tail -n 1)"
+	sed -n "${first},$((first + 60))p" "$1" |
+		grep -E 'CPU: |RIP: |Comm: | [?]? ?[a-z_][a-zA-Z0-9_.]*\+0x' |
+		head -n 30 | sed 's/^/      | /'
 }
 
 # suite_results LOG ARCH USERDIR [PREFIX] -> records KUnit, Check and
