@@ -149,6 +149,68 @@ int perfctr_cpu_perfmon_control(struct perfctr_cpu_control *control,
 				const u32 *words, unsigned int run,
 				unsigned int *slot);
 
+/*
+ * AMD Instruction-Based Sampling (x86, family 10h on; see
+ * Documentation/perfctr/amd.rst). Everywhere else caps are 0 and the
+ * rest answers -EOPNOTSUPP.
+ *
+ * A thread's IBS as the hardware takes it: the IbsFetchCtl and IbsOpCtl
+ * values that start each engine (0: engine off), and the high-level
+ * driver's cookie, handed back with every sample.
+ */
+struct perfctr_ibs_state {
+	u64 fetch_ctl;
+	u64 op_ctl;
+	void *owner;
+};
+
+struct perfctr_ibs_control;
+struct perfctr_ibs_sample;
+struct pt_regs;
+
+/* CPUID Fn8000_001B EAX (PERFCTR_IBS_CAP_*), or 0 without IBS. */
+u32 perfctr_cpu_ibs_caps(void);
+
+/*
+ * Validate @c's engines and MaxCnts and encode them into @st (owner
+ * untouched): 0, -EINVAL (bad field) or -EOPNOTSUPP (no such engine or
+ * feature on this CPU); @st untouched on error. Flags the arch does
+ * not own (KERNEL, PHYS, signal, ring) are the caller's to judge.
+ */
+int perfctr_cpu_ibs_setup(struct perfctr_ibs_state *st,
+			  const struct perfctr_ibs_control *c);
+
+/*
+ * While any thread samples: the interrupt set up on every CPU (the
+ * extended APIC LVT entry IbsCtl names, as an NMI) and the NMI handler
+ * registered. 0, -EOPNOTSUPP (no IBS, or no LVT offset from firmware)
+ * or -EBUSY (the offset serves something else). Sleeps.
+ */
+int perfctr_cpu_ibs_reserve(void);
+void perfctr_cpu_ibs_release(void);
+
+/*
+ * Preemption off, reserved. Start @st's engines on this CPU, or
+ * -EBUSY, touching nothing, if an engine is already enabled here by
+ * someone else (perf's IBS PMU). Suspend stops them if they are still
+ * @st's; a sample latched on the way is delivered or dropped, never
+ * left for the next thread.
+ */
+int perfctr_cpu_ibs_resume(struct perfctr_ibs_state *st);
+void perfctr_cpu_ibs_suspend(struct perfctr_ibs_state *st);
+
+/* Reserved. Is any CPU's IBS enabled by someone other than us now? */
+bool perfctr_cpu_ibs_busy(void);
+
+/*
+ * Called in NMI context with each sample of the state resumed on this
+ * CPU (@st), kind, valid bits, tsc and registers filled in; the engine
+ * is restarted after it returns.
+ */
+typedef void (*perfctr_ibs_handler_t)(struct perfctr_ibs_state *st,
+				      struct perfctr_ibs_sample *sample);
+void perfctr_cpu_set_ibs_handler(perfctr_ibs_handler_t handler);
+
 typedef void (*perfctr_ihandler_t)(unsigned long pc);
 void perfctr_cpu_set_ihandler(perfctr_ihandler_t handler);
 
