@@ -79,6 +79,26 @@ int vperfctr_tagged_read(struct task_struct *task, u64 tag,
 			 struct perfctr_sum_ctrs *sums);
 void vperfctr_tagged_drop(struct task_struct *task, u64 tag);
 
+/*
+ * A thread's IBS setup and its sample ring (ibs.c); its set (virtual.c)
+ * holds one reference and starts and stops it as the thread runs.
+ */
+struct vp_ibs;
+struct perfctr_ibs_control;
+extern const struct file_operations vperfctr_ibs_fops;
+extern const struct file_operations vperfctr_ibs_ring_fops;
+struct vp_ibs *vp_ibs_new(struct task_struct *owner,
+			  const struct perfctr_ibs_control *c);
+void vp_ibs_hold(struct vp_ibs *ib);
+void vp_ibs_put(struct vp_ibs *ib);
+void vp_ibs_control(const struct vp_ibs *ib, struct perfctr_ibs_control *c);
+bool vp_ibs_start(struct vp_ibs *ib);
+void vp_ibs_stop(struct vp_ibs *ib);
+void vp_ibs_init(void);
+void vp_ibs_exit(void);
+/* @task's set's IBS, referenced; ERR_PTR(-ENODATA) if it has none. */
+struct vp_ibs *vperfctr_ibs_get(struct task_struct *task);
+
 /* FreeBSD's perfmon(4) device, /dev/perfmon (perfmon.c). */
 int perfctr_perfmon_init(void);
 void perfctr_perfmon_exit(void);

@@ -60,6 +60,7 @@
 
 #include <perfctr/compat.h>
 #include <perfctr/cpu.h>
+#include <perfctr/ibs.h>
 #include "internal.h"
 
 /* The mmap'd page: what struct vperfctr_state shows, then kernel data. */
@@ -138,6 +139,9 @@ struct vperfctr {
 	struct callback_head refill;	/* makes the next spare, in the owner */
 	/* The /dev/perfmon file whose set it is (perfmon.c), or 0. */
 	u64 tag;
+	/* IBS (ibs.c): the setup, referenced, and whether it runs here. */
+	struct vp_ibs *ibs;
+	bool ibs_on;
 };
 
 /* PF_USER_WORKER (vhost, 6.4+) threads run no user code of their own. */
@@ -322,12 +326,34 @@ static void vp_user_read_on(struct vperfctr *v)
 	this_cpu_write(vp_reader, v);
 }
 
+/*
+ * Locked, on the owner's CPU: IBS samples while the owner runs, unless
+ * the set was suspended by command or its exec is undecided. Perf's IBS
+ * on this CPU keeps it off until the next switch-in (counted as busy).
+ */
+static void vp_ibs_run(struct vperfctr *v)
+{
+	if (!v->ibs || v->ibs_on || (v->stopped & VP_STOP_CMD) ||
+	    vp_exec_pending(v))
+		return;
+	v->ibs_on = vp_ibs_start(v->ibs);
+}
+
+static void vp_ibs_leave(struct vperfctr *v)
+{
+	if (!v->ibs_on)
+		return;
+	vp_ibs_stop(v->ibs);
+	v->ibs_on = false;
+}
+
 /* The owner runs again, or its set changed: count, and let it read. */
 static void vp_run(struct vperfctr *v)
 {
 	if (v->exited)
 		return;
 	vp_resume(v);
+	vp_ibs_run(v);
 	vp_user_read_on(v);
 }
 
@@ -369,6 +395,7 @@ static void vp_suspend(struct vperfctr *v)
 static void vp_leave(struct vperfctr *v)
 {
 	vp_suspend(v);
+	vp_ibs_leave(v);
 	vp_user_read_off(v);
 }
 
@@ -625,6 +652,7 @@ static void vp_free_spare(struct vperfctr *v)
 /* From the reap work only: see vp_put(). */
 static void vp_free(struct vperfctr *v)
 {
+	vp_ibs_put(v->ibs);	/* stopped: the owner left its CPU */
 	if (v->spare)
 		vp_free_spare(v->spare);
 	vp_tree_put(v->tree);
@@ -984,14 +1012,15 @@ static int vp_lock_idle(struct vperfctr *v, unsigned long *flags)
 	raw_spin_lock_irqsave(&v->lock, *flags);
 	if (v->owner == current) {
 		vp_suspend(v);
+		vp_ibs_leave(v);
 		return 0;
 	}
-	while (v->resumed && ++tries < 100000) {
+	while ((v->resumed || v->ibs_on) && ++tries < 100000) {
 		raw_spin_unlock_irqrestore(&v->lock, *flags);
 		cpu_relax();
 		raw_spin_lock_irqsave(&v->lock, *flags);
 	}
-	return v->resumed ? -EBUSY : 0;
+	return v->resumed || v->ibs_on ? -EBUSY : 0;
 }
 
 /* Undo vp_lock_idle(): the owner counts again, unless stopped. */
@@ -1370,6 +1399,7 @@ static ssize_t vp_read_record(struct file *file, char __user *buf,
 		struct vperfctr_control uc;
 		struct perfctr_sum_ctrs sums;
 		struct vperfctr_children ch;
+		struct perfctr_ibs_control ibs;
 	} rec = {};
 	int err;
 
@@ -1590,6 +1620,108 @@ static ssize_t vp_command_write(struct file *file, const char __user *buf,
 }
 
 /*
+ * vp_mutex held: @ib (NULL: none) becomes @task's IBS setup, in a set
+ * made for it if need be; *@old gets the one replaced, to put.
+ */
+static int vp_set_ibs(struct task_struct *task, struct vp_ibs *ib,
+		      struct vp_ibs **old)
+{
+	struct vperfctr *v = vp_find(task);
+	struct vp_writer proc = {};
+	unsigned long flags;
+	int err;
+
+	if (READ_ONCE(task->flags) & PF_EXITING)	/* since vp_file_task() */
+		return -ESRCH;
+	err = vp_may_write(v, &proc);
+	if (err)
+		return err;
+	if (!v && !ib)
+		return 0;
+	if (!v) {
+		v = vp_create(task);
+		if (IS_ERR(v))
+			return PTR_ERR(v);
+	}
+	if (vp_lock_idle(v, &flags) || v->exited) {
+		raw_spin_unlock_irqrestore(&v->lock, flags);
+		return v->exited ? -ESRCH : -EBUSY;
+	}
+	*old = v->ibs;
+	v->ibs = ib;
+	vp_unlock_idle(v, flags);
+	return 0;
+}
+
+/* flags 0 stops sampling: then every other field must be 0 too. */
+static bool vp_ibs_off(const struct perfctr_ibs_control *c)
+{
+	return !memchr_inv(c, 0, sizeof(*c));
+}
+
+static ssize_t vp_ibs_write(struct file *file, const char __user *buf,
+			    size_t count, loff_t *ppos)
+{
+	struct vp_ibs *ib = NULL, *old = NULL;
+	struct perfctr_ibs_control c;
+	struct task_struct *task;
+	int err;
+
+	if (*ppos != 0 || count != sizeof(c))
+		return -EINVAL;
+	if (copy_from_user(&c, buf, sizeof(c)))
+		return -EFAULT;
+	if (!c.flags && !vp_ibs_off(&c))
+		return -EINVAL;
+	task = vp_file_task(file);
+	if (IS_ERR(task))
+		return PTR_ERR(task);
+	err = vp_may_change(task);
+	if (!err && c.flags) {
+		ib = vp_ibs_new(task, &c);
+		err = PTR_ERR_OR_ZERO(ib);
+	}
+	if (!err) {
+		mutex_lock(&vp_mutex);
+		err = vp_set_ibs(task, ib, &old);
+		mutex_unlock(&vp_mutex);
+		if (err)
+			vp_ibs_put(ib);
+	}
+	vp_ibs_put(old);
+	put_task_struct(task);
+	return err ?: count;
+}
+
+static void vp_fill_ibs(struct vperfctr *v, void *rec)
+{
+	if (v->ibs)
+		vp_ibs_control(v->ibs, rec);
+}
+
+static ssize_t vp_ibs_read(struct file *file, char __user *buf, size_t count,
+			   loff_t *ppos)
+{
+	return vp_read_record(file, buf, count, ppos,
+			      sizeof(struct perfctr_ibs_control), vp_fill_ibs);
+}
+
+struct vp_ibs *vperfctr_ibs_get(struct task_struct *task)
+{
+	struct vp_ibs *ib = NULL;
+	struct vperfctr *v;
+
+	mutex_lock(&vp_mutex);
+	v = vp_find(task);
+	if (v && v->ibs) {
+		ib = v->ibs;
+		vp_ibs_hold(ib);
+	}
+	mutex_unlock(&vp_mutex);
+	return ib ?: ERR_PTR(-ENODATA);
+}
+
+/*
  * /dev/perfmon (perfmon.c): the set of @task that the file @tag made.
  * The caller checked that it may act on @task, and validated @new.
  * @expect: the file made a set that should still be there; -ESRCH if it
@@ -1705,6 +1837,8 @@ const struct file_operations vperfctr_command_fops =
 	VP_FOPS(.write = vp_command_write);
 const struct file_operations vperfctr_children_fops =
 	VP_FOPS(.read = vp_children_read);
+const struct file_operations vperfctr_ibs_fops =
+	VP_FOPS(.read = vp_ibs_read, .write = vp_ibs_write);
 
 /*
  * A set survives exec only into a program that anyone with the owner's
@@ -2172,6 +2306,7 @@ int vperfctr_init(void)
 	/* Once for the module's life: enabling it per set would sleep. */
 	preempt_notifier_inc();
 	perfctr_cpu_set_ihandler(vp_ihandler);
+	vp_ibs_init();
 	return 0;
 }
 
@@ -2181,6 +2316,7 @@ void vperfctr_exit(void)
 	unsigned int cpu;
 
 	perfctr_cpu_set_ihandler(NULL);
+	vp_ibs_exit();
 	if (vp_tps_ok)
 		vp_tps_unregister();
 	vperfctr_settle();	/* the last vp_free() may still return */
