@@ -37,13 +37,15 @@
 
 #include "internal.h"
 
-#define SI_PMC_IBS_FULL	('I')
-
 struct vp_ibs {
 	refcount_t refs;
 	struct perfctr_ibs_state hw;	/* hw.owner: this */
 	struct perfctr_ibs_control uctl;
 	struct task_struct *owner;	/* referenced: the signal's target */
+	u64 exec_id;			/* the owner's at the setup */
+	struct user_struct *user;	/* charged for the ring's pages */
+	unsigned int pages;		/* data pages of the ring */
+	bool reserved;			/* holds the reservation (the set's ref) */
 	struct perfctr_ibs_ring *ring;	/* header page, then the slots */
 	void *slots;
 	u32 nr_slots;
@@ -86,7 +88,10 @@ static void ibs_hw_put(void)
 	mutex_unlock(&ibs_mutex);
 }
 
-/* Privilege: what perfctr_may_count() asks of kernel-mode counting. */
+/*
+ * Privilege: what perfctr_may_count() asks of kernel-mode counting; and,
+ * since every sample is an NMI, a floor on the unprivileged rate.
+ */
 static int ibs_may(const struct perfctr_ibs_control *c)
 {
 	int level = perfctr_paranoid();
@@ -95,7 +100,27 @@ static int ibs_may(const struct perfctr_ibs_control *c)
 		return 0;
 	if (level >= 3)
 		return -EACCES;		/* TSC only */
+	if ((c->flags & PERFCTR_IBS_FETCH && c->fetch_maxcnt < PERFCTR_IBS_MIN_USER) ||
+	    (c->flags & PERFCTR_IBS_OP && c->op_maxcnt < PERFCTR_IBS_MIN_USER))
+		return -EACCES;
 	return c->flags & (PERFCTR_IBS_KERNEL | PERFCTR_IBS_PHYS) ? -EACCES : 0;
+}
+
+/* The ring's pages count as the user's locked memory, as perf's do. */
+static int ibs_charge(struct vp_ibs *ib)
+{
+	unsigned long limit = rlimit(RLIMIT_MEMLOCK) >> PAGE_SHIFT;
+	unsigned long pages = ib->pages + 1;
+	struct user_struct *user = get_current_user();
+
+	if (atomic_long_add_return(pages, &user->locked_vm) > limit &&
+	    !capable(CAP_IPC_LOCK)) {
+		atomic_long_sub(pages, &user->locked_vm);
+		free_uid(user);
+		return -ENOMEM;
+	}
+	ib->user = user;
+	return 0;
 }
 
 static int ibs_check(const struct perfctr_ibs_control *c)
@@ -104,6 +129,8 @@ static int ibs_check(const struct perfctr_ibs_control *c)
 
 	if (c->flags & ~PERFCTR_IBS_FLAGS)
 		return -EINVAL;
+	if (!(c->flags & (PERFCTR_IBS_FETCH | PERFCTR_IBS_OP)))
+		return -EINVAL;		/* no engine */
 	for (i = 0; i < ARRAY_SIZE(c->_reserved); i++)
 		if (c->_reserved[i])
 			return -EINVAL;
@@ -120,6 +147,10 @@ static void ibs_signal_fn(struct irq_work *work)
 	struct vp_ibs *ib = container_of(work, struct vp_ibs, sig_work);
 	struct kernel_siginfo info;
 
+	/* Never into a program the owner exec'd since, or is exec'ing. */
+	if (ib->owner->in_execve ||
+	    READ_ONCE(ib->owner->self_exec_id) != ib->exec_id)
+		return;
 	clear_siginfo(&info);
 	info.si_signo = ib->uctl.si_signo;
 	info.si_code = SI_PMC_IBS_FULL;
@@ -130,10 +161,26 @@ static void ibs_free(struct vp_ibs *ib)
 {
 	irq_work_sync(&ib->sig_work);
 	vfree(ib->ring);		/* a mapping keeps its pages */
+	atomic_long_sub(ib->pages + 1, &ib->user->locked_vm);
+	free_uid(ib->user);
 	put_task_struct(ib->owner);
 	kfree(ib);
-	ibs_hw_put();
 	module_put(THIS_MODULE);
+}
+
+/*
+ * The set lets @ib go, its engines stopped: the hardware reservation
+ * goes with the set's reference; open rings keep only the memory.
+ */
+void vp_ibs_retire(struct vp_ibs *ib)
+{
+	if (!ib)
+		return;
+	if (ib->reserved) {
+		ib->reserved = false;
+		ibs_hw_put();
+	}
+	vp_ibs_put(ib);
 }
 
 void vp_ibs_hold(struct vp_ibs *ib)
@@ -154,11 +201,18 @@ static struct vp_ibs *ibs_alloc(struct task_struct *owner,
 	struct vp_ibs *ib = kzalloc(sizeof(*ib), GFP_KERNEL_ACCOUNT);
 
 	if (!ib)
-		return NULL;
+		return ERR_PTR(-ENOMEM);
+	ib->pages = pages;
+	if (ibs_charge(ib)) {
+		kfree(ib);
+		return ERR_PTR(-ENOMEM);
+	}
 	ib->ring = vmalloc_user((pages + 1) * PAGE_SIZE);
 	if (!ib->ring) {
+		atomic_long_sub(pages + 1, &ib->user->locked_vm);
+		free_uid(ib->user);
 		kfree(ib);
-		return NULL;
+		return ERR_PTR(-ENOMEM);
 	}
 	ib->slots = (void *)ib->ring + PAGE_SIZE;
 	ib->nr_slots = pages * PAGE_SIZE / sizeof(struct perfctr_ibs_sample);
@@ -166,13 +220,13 @@ static struct vp_ibs *ibs_alloc(struct task_struct *owner,
 	ib->ring->sample_size = sizeof(struct perfctr_ibs_sample);
 	ib->ring->nr_slots = ib->nr_slots;
 	ib->uctl = *c;
-	ib->uctl.ring_pages = pages;
 	ib->hw.owner = ib;
 	refcount_set(&ib->refs, 1);
 	mutex_init(&ib->consume);
 	init_irq_work(&ib->sig_work, ibs_signal_fn);
 	get_task_struct(owner);
 	ib->owner = owner;
+	ib->exec_id = READ_ONCE(owner->self_exec_id);
 	return ib;
 }
 
@@ -202,10 +256,11 @@ struct vp_ibs *vp_ibs_new(struct task_struct *owner,
 		return ERR_PTR(-EBUSY);
 	}
 	ib = ibs_alloc(owner, c);
-	if (!ib) {
+	if (IS_ERR(ib)) {
 		ibs_hw_put();
-		return ERR_PTR(-ENOMEM);
+		return ib;
 	}
+	ib->reserved = true;
 	ib->hw.fetch_ctl = hw.fetch_ctl;
 	ib->hw.op_ctl = hw.op_ctl;
 	__module_get(THIS_MODULE);
@@ -239,6 +294,9 @@ static bool ibs_kernel_addr(u64 addr)
 /* Kernel code, or an address only privilege may see: @s is changed. */
 static bool ibs_filter(const struct vp_ibs *ib, struct perfctr_ibs_sample *s)
 {
+	/* The program being exec'd is not the setup's (it may be setuid). */
+	if (current->in_execve)
+		return true;
 	if (!(ib->uctl.flags & PERFCTR_IBS_KERNEL)) {
 		if (s->kind == PERFCTR_IBS_SAMPLE_FETCH &&
 		    ibs_kernel_addr(s->fetch_lin))
@@ -249,7 +307,9 @@ static bool ibs_filter(const struct vp_ibs *ib, struct perfctr_ibs_sample *s)
 			return true;
 		if (ibs_kernel_addr(s->dc_lin)) {
 			s->dc_lin = 0;
-			s->valid &= ~PERFCTR_IBS_VALID_DC_LIN;
+			s->dc_phys = 0;
+			s->valid &= ~(PERFCTR_IBS_VALID_DC_LIN |
+				      PERFCTR_IBS_VALID_DC_PHYS);
 		}
 	}
 	if (!(ib->uctl.flags & PERFCTR_IBS_PHYS)) {
@@ -311,17 +371,31 @@ static int ibs_set_tail(struct vp_ibs *ib, u64 tail)
 	return 0;
 }
 
-/* ibs_ring: whoever may read the thread's counters may read its samples. */
+/*
+ * ibs_ring: whoever may read the thread's counters may read its samples,
+ * asked at the open and again at every request while the thread lives.
+ */
+static int ibs_ring_may(struct inode *inode)
+{
+	struct task_struct *task = get_pid_task(inode->i_private, PIDTYPE_PID);
+	int err = 0;
+
+	if (task && task != current && !perfctr_may_read_task(task))
+		err = -EACCES;
+	if (task)
+		put_task_struct(task);
+	return err;
+}
+
 static int ibs_ring_open(struct inode *inode, struct file *file)
 {
 	struct task_struct *task = get_pid_task(inode->i_private, PIDTYPE_PID);
 	struct vp_ibs *ib;
-	int err = 0;
+	int err;
 
 	if (!task)
 		return -ESRCH;
-	if (task != current && !perfctr_may_read_task(task))
-		err = -EACCES;
+	err = ibs_ring_may(inode);
 	if (!err) {
 		ib = vperfctr_ibs_get(task);
 		err = PTR_ERR_OR_ZERO(ib);
@@ -349,6 +423,9 @@ static ssize_t ibs_ring_read(struct file *file, char __user *buf,
 
 	if (count < sizeof(s))
 		return -EINVAL;
+	err = ibs_ring_may(file_inode(file));
+	if (err)
+		return err;
 	mutex_lock(&ib->consume);
 	/* Pairs with ibs_sample()'s release: the slots below are written. */
 	head = smp_load_acquire(&ib->head);
@@ -379,6 +456,9 @@ static ssize_t ibs_ring_write(struct file *file, const char __user *buf,
 		return -EINVAL;
 	if (copy_from_user(&tail, buf, sizeof(tail)))
 		return -EFAULT;
+	err = ibs_ring_may(file_inode(file));
+	if (err)
+		return err;
 	mutex_lock(&ib->consume);
 	err = ibs_set_tail(ib, tail);
 	mutex_unlock(&ib->consume);
@@ -389,12 +469,14 @@ static ssize_t ibs_ring_write(struct file *file, const char __user *buf,
 static int ibs_ring_mmap(struct file *file, struct vm_area_struct *vma)
 {
 	struct vp_ibs *ib = file->private_data;
-	unsigned long size = (ib->uctl.ring_pages + 1) * PAGE_SIZE;
+	unsigned long size = (ib->pages + 1) * PAGE_SIZE;
 
 	if (vma->vm_pgoff || vma->vm_end - vma->vm_start != size)
 		return -EINVAL;
 	if (vma->vm_flags & VM_WRITE)
 		return -EPERM;
+	if (ibs_ring_may(file_inode(file)))
+		return -EACCES;
 	perfctr_vma_read_only(vma);
 	return remap_vmalloc_range(vma, ib->ring, 0);
 }

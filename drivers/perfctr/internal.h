@@ -91,6 +91,7 @@ struct vp_ibs *vp_ibs_new(struct task_struct *owner,
 			  const struct perfctr_ibs_control *c);
 void vp_ibs_hold(struct vp_ibs *ib);
 void vp_ibs_put(struct vp_ibs *ib);
+void vp_ibs_retire(struct vp_ibs *ib);
 void vp_ibs_control(const struct vp_ibs *ib, struct perfctr_ibs_control *c);
 bool vp_ibs_start(struct vp_ibs *ib);
 void vp_ibs_stop(struct vp_ibs *ib);

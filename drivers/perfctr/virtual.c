@@ -652,7 +652,7 @@ static void vp_free_spare(struct vperfctr *v)
 /* From the reap work only: see vp_put(). */
 static void vp_free(struct vperfctr *v)
 {
-	vp_ibs_put(v->ibs);	/* stopped: the owner left its CPU */
+	vp_ibs_retire(v->ibs);	/* stopped: the owner left its CPU */
 	if (v->spare)
 		vp_free_spare(v->spare);
 	vp_tree_put(v->tree);
@@ -1650,6 +1650,10 @@ static int vp_set_ibs(struct task_struct *task, struct vp_ibs *ib,
 	*old = v->ibs;
 	v->ibs = ib;
 	vp_unlock_idle(v, flags);
+	/* A set made for IBS alone goes with it, as if never made. */
+	if (!ib && !v->page->cpu.control.tsc_on && !vp_has_ctrs(v) &&
+	    !v->tree && !v->spare)
+		vp_unlink(v);
 	return 0;
 }
 
@@ -1677,6 +1681,11 @@ static ssize_t vp_ibs_write(struct file *file, const char __user *buf,
 	if (IS_ERR(task))
 		return PTR_ERR(task);
 	err = vp_may_change(task);
+	if (!err) {		/* before anything is reserved: checked again */
+		mutex_lock(&vp_mutex);
+		err = vp_may_write(vp_find(task), &(struct vp_writer){});
+		mutex_unlock(&vp_mutex);
+	}
 	if (!err && c.flags) {
 		ib = vp_ibs_new(task, &c);
 		err = PTR_ERR_OR_ZERO(ib);
@@ -1686,9 +1695,9 @@ static ssize_t vp_ibs_write(struct file *file, const char __user *buf,
 		err = vp_set_ibs(task, ib, &old);
 		mutex_unlock(&vp_mutex);
 		if (err)
-			vp_ibs_put(ib);
+			vp_ibs_retire(ib);
 	}
-	vp_ibs_put(old);
+	vp_ibs_retire(old);
 	put_task_struct(task);
 	return err ?: count;
 }

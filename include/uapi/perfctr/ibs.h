@@ -43,6 +43,8 @@
  * PERFCTR_IBS_CAP_OPCNTEXT: 0x7FFFFF0).
  */
 #define PERFCTR_IBS_MIN		0x10
+/* Without privilege at perfctr.paranoid 2: every sample is an NMI. */
+#define PERFCTR_IBS_MIN_USER	0x10000
 #define PERFCTR_IBS_MAX		0xFFFF0
 #define PERFCTR_IBS_MAX_EXT	0x7FFFFF0
 
@@ -58,6 +60,9 @@ struct perfctr_ibs_control {
 	__u32 ring_pages;	/* data pages of ibs_ring */
 	__u32 _reserved[3];	/* must be zero */
 };
+
+/* The fill signal's si_code. */
+#define SI_PMC_IBS_FULL		('I')
 
 /* struct perfctr_ibs_sample.kind */
 #define PERFCTR_IBS_SAMPLE_FETCH	1
