@@ -27,8 +27,8 @@
  * 35:32, GuestOnly bit 40, HostOnly bit 41; K7 and K8 have none of them.
  */
 #define AMD_EVENT_HIGH	(0xFULL << 32)
-#define AMD_GUEST_ONLY	(1ULL << 40)
-#define AMD_HOST_ONLY	(1ULL << 41)
+#define AMD_GUEST_ONLY	0x10000000000ULL
+#define AMD_HOST_ONLY	0x20000000000ULL
 
 #define P5_CPL0_2	0x040U		/* CESR CC: count at CPL 0-2 */
 #define P5_CPL3		0x080U		/* count at CPL 3 */

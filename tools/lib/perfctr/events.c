@@ -409,10 +409,12 @@ static int mode_word(struct pe_req *r, const char *w)
 /* The flags a term may give without a value: never an event's name. */
 static int flag_word(const char *w)
 {
-	static const char *const flags[] = { "inv", "edge", "i", "e", "g", "h" };
+	static const char *const flags[] = {
+		"inv", "edge", "i", "e", "g", "h", NULL
+	};
 	unsigned int i;
 
-	for (i = 0; i < sizeof(flags) / sizeof(flags[0]); i++)
+	for (i = 0; flags[i]; i++)
 		if (!strcmp(w, flags[i]))
 			return 1;
 	return 0;
