@@ -70,7 +70,8 @@ DIR_LAYOUT = {
         "pentium-m": "p6", "core": "arch", "core2": "arch", "arch": "arch",
         "netburst": "p4", "k7": "k7", "k8": "k7", "fam10h": "amd10h",
         "fam14h": "amd10h", "fam15h": "amd10h", "fam16h": "amd10h",
-        "amd": "k7",
+        # The catch-all for families 10h on: their PERF_CTL layout.
+        "amd": "amd10h",
     },
     "powerpc": {
         "604": "ppc604", "604e": "ppc604e", "750": "ppc750",

@@ -2,11 +2,13 @@
 /*
  * perfctr x86: AMD K7, K8, and family 10h and later (Hygon too).
  *
- * P6-like, but every PERF_CTL has its own enable bit. From family 10h
- * the high half of PERF_CTL holds event select bits 11:8 (bits 35:32)
- * and the guest-only/host-only bits (40, 41); counter mask, invert and
- * edge are in the low half on every generation. CPUs with the core
- * counter extension (family 15h on) have six counters at new MSRs.
+ * P6-like, but every PERF_CTL has its own enable bit. Counter mask
+ * (31:24), invert (23) and edge (18) are in the low half on every
+ * generation; the K7 and K8 have nothing above bit 31. From family 10h
+ * (BKDG 31116; APM vol. 2) the high half holds event select bits 11:8
+ * (bits 35:32) and GuestOnly/HostOnly (40, 41). CPUs with the core
+ * counter extension (family 15h on) have six counters at new MSRs, with
+ * family 10h's bits. Documentation/perfctr/amd.rst has the table.
  */
 #include "x86.h"
 

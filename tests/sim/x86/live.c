@@ -65,6 +65,17 @@ void perfctr_x86_sim_publish(void)
 	sim_live_publish();
 }
 
+/* Whether counter @pmc gains one a cycle, as the user page can show. */
+static bool sim_one_per_cycle(unsigned int pmc)
+{
+	unsigned int i;
+
+	for (i = 0; S.m->kind == SIM_K7 && i < 4; i++)
+		if (sim_k7_weight(S.sel[pmc], i) != 1)
+			return false;
+	return true;
+}
+
 void sim_live_fill(struct simpmu_user_cpu *e)
 {
 	unsigned int i;
@@ -76,7 +87,12 @@ void sim_live_fill(struct simpmu_user_cpu *e)
 	e->counting = 0;
 	for (i = 0; i < SIMPMU_USER_CTRS; i++) {
 		e->ctr[i] = S.ctr[i];
-		if ((S.m->pmc_mask & BIT(i)) && counting(i))
+		/*
+		 * The page can only say "one a cycle": a counter that counts
+		 * otherwise (an AMD counter mask, inv or edge) stays still
+		 * there between the kernel's looks at it.
+		 */
+		if ((S.m->pmc_mask & BIT(i)) && counting(i) && sim_one_per_cycle(i))
 			e->counting |= BIT(i);
 	}
 	e->fixed_counting = 0;

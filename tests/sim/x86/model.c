@@ -279,6 +279,67 @@ static u64 *sim_reg(u32 msr, bool *is_ctr, unsigned int *pmc)
 	return NULL;
 }
 
+/*
+ * AMD PERF_CTL's per-event features (SIM_K7; x86.rst and amd.rst give
+ * the bits, testing.rst the pattern). Cycle c of a CPU, counted from
+ * power-on, has c mod 4 occurrences of SIM_PATTERN_EVENT and one of any
+ * other event. CntMask 0 counts every occurrence (INV ignored); N > 0
+ * counts the cycles with at least N occurrences, with INV fewer than N;
+ * EDGE counts the cycles in which that condition (with CntMask 0: any
+ * occurrence) turns true.
+ */
+#define K7_EDGE		BIT_ULL(18)
+#define K7_INV		BIT_ULL(23)
+#define K7_GUEST_ONLY	BIT_ULL(40)
+#define K7_HOST_ONLY	BIT_ULL(41)
+
+/* SVM is off (EFER.SVME 0): GuestOnly or HostOnly alone counts nothing. */
+static bool sim_k7_svm_off_filtered(u64 sel)
+{
+	return !(sel & K7_GUEST_ONLY) != !(sel & K7_HOST_ONLY);
+}
+
+static unsigned int sim_k7_occurrences(u64 sel, unsigned int phase)
+{
+	u32 ev = (sel & 0xFF) | ((sel >> 32) & 0xF) << 8;
+
+	return ev == SIM_PATTERN_EVENT ? phase & 3 : 1;
+}
+
+static bool sim_k7_condition(u64 sel, unsigned int phase)
+{
+	unsigned int occ = sim_k7_occurrences(sel, phase);
+	unsigned int cmask = (sel >> 24) & 0xFF;
+
+	if (!cmask)
+		return occ > 0;
+	return (sel & K7_INV) ? occ < cmask : occ >= cmask;
+}
+
+/* What a counter controlled by @sel adds in a cycle of phase @phase. */
+static unsigned int sim_k7_weight(u64 sel, unsigned int phase)
+{
+	if (sel & K7_EDGE)
+		return sim_k7_condition(sel, phase) &&
+		       !sim_k7_condition(sel, phase + 3);
+	if (!((sel >> 24) & 0xFF))
+		return sim_k7_occurrences(sel, phase);
+	return sim_k7_condition(sel, phase);
+}
+
+/* What it adds in the @n cycles from this CPU's phase on: exact for any n. */
+static u64 sim_k7_events(u64 sel, u64 n)
+{
+	unsigned int i, period = 0, part = 0;
+
+	for (i = 0; i < 4; i++) {
+		period += sim_k7_weight(sel, i);
+		if (i < n % 4)
+			part += sim_k7_weight(sel, S.phase + i);
+	}
+	return n / 4 * period + part;
+}
+
 static bool counting(unsigned int pmc)
 {
 	u64 sel = S.sel[pmc];
@@ -298,7 +359,7 @@ static bool counting(unsigned int pmc)
 			return false;
 		return (sel & EN) && (sel & CPL);
 	case SIM_K7:
-		return (sel & EN) && (sel & CPL);
+		return (sel & EN) && (sel & CPL) && !sim_k7_svm_off_filtered(sel);
 	case SIM_P4:		/* CCCR enabled, ESCR counts some CPL */
 		return (sel & BIT(12)) && (sim_p4_selected_escr(pmc) & 0xF);
 	default:
@@ -336,7 +397,10 @@ void perfctr_x86_sim_tick(u64 n)
 
 		if (!(S.m->pmc_mask & (1U << pmc)) || !counting(pmc))
 			continue;
-		new = (old + n) & width_mask();
+		if (S.m->kind == SIM_K7)
+			new = (old + sim_k7_events(S.sel[pmc], n)) & width_mask();
+		else
+			new = (old + n) & width_mask();
 		S.ctr[pmc] = new;
 		if (new >= old)
 			continue;
@@ -351,6 +415,7 @@ void perfctr_x86_sim_tick(u64 n)
 		if (arch_version2())
 			S.global_status |= BIT_ULL(pmc);
 	}
+	S.phase = (S.phase + n % 4) & 3;
 }
 
 /* The control that enables counter @pmc (for P6, counter 0's gates all). */

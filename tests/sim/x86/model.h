@@ -81,6 +81,7 @@ struct perfctr_x86_sim_state {
 	void (*nmi_window)(void);	/* a test's NMI at pc_nmi_window() */
 	bool live;			/* counters follow the real TSC */
 	u64 last_tsc;
+	unsigned int phase;		/* cycles since power-on, mod 4 */
 };
 
 /*
@@ -107,8 +108,16 @@ void perfctr_x86_sim_reset(const struct perfctr_x86_sim_model *m);
  */
 void perfctr_x86_sim_set_leaf_a(unsigned int cpu, u32 eax, u32 edx);
 
-/* @n events happen: every enabled counter advances by @n. */
+/*
+ * @n cycles pass: every enabled counter advances by @n, but on the AMD
+ * kinds (SIM_K7), where counter mask, invert and edge are honoured and
+ * event SIM_PATTERN_EVENT occurs 0, 1, 2, 3 times in successive cycles
+ * (Documentation/perfctr/testing.rst, "The AMD pattern event").
+ */
 void perfctr_x86_sim_tick(u64 n);
+
+/* Its 12-bit event select: EventSelect[7:0] 0xFF, [11:8] 0. */
+#define SIM_PATTERN_EVENT	0x0FF
 
 /* The value of hardware counter @pmc (or PERFCTR_X86_FIXED_PMC | n), full width. */
 u64 perfctr_x86_sim_counter(unsigned int pmc);

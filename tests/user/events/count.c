@@ -8,6 +8,7 @@
  * of each other and within 10% of the TSC.
  */
 #include <check.h>
+#include <stdio.h>
 #include <string.h>
 
 #include "events.h"
@@ -101,9 +102,72 @@ START_TEST(count_named_as_raw)
 	vperfctr_close(vp);
 }
 
+/*
+ * On the simulated zen (family 17h: family 10h's PERF_CTL bits, the core
+ * extension's six counters), event 0FFh occurs 0, 1, 2, 3 times in
+ * successive cycles (testing.rst, "The AMD pattern event"), and SVM is
+ * off. So, against cycles (76h) in the same set: all occurrences 6/4 of
+ * them, cmask=2 1/2, cmask=2 with inv 1/2, cmask=1 with edge 1/4, and
+ * HostOnly alone nothing (amd.rst: with EFER.SVME clear, GuestOnly or
+ * HostOnly alone counts nothing).
+ */
+static const struct {
+	const char *event;
+	unsigned int per_4;	/* counts per 4 cycles */
+} amd_events[] = {
+	{ "cpu/event=0x76/u", 4 },
+	{ "cpu/event=0xff/u", 6 },
+	{ "cpu/event=0xff,cmask=2/u", 2 },
+	{ "cpu/event=0xff/:c=2:i:u", 2 },		/* libpfm's modifiers */
+	{ "cpu/event=0xff,cmask=1,edge/u", 1 },
+	{ "cpu/event=0x76/uH", 0 },
+};
+
+START_TEST(count_amd_per_event_features)
+{
+	struct perfctr_sum_ctrs sums;
+	struct vperfctr_control ctl;
+	struct perfctr_event_set set;
+	struct vperfctr *vp;
+	unsigned long long want;
+	char id[64], list[512] = "";
+	unsigned int i;
+
+	if (!model_name || strcmp(model_name, "zen"))
+		return;
+	for (i = 0; i < ARRAY_SIZE(amd_events); i++)
+		snprintf(list + strlen(list), sizeof(list) - strlen(list),
+			 "%s%s", i ? "," : "", amd_events[i].event);
+	ck_assert_int_eq(perfctr_cpuid(id, sizeof(id)), 0);
+	ck_assert_msg(!perfctr_event_encode(perfctr_event_table(id), list,
+					    PERFCTR_EVENT_USER, &ctl, &set),
+		      "%s", set.error);
+	ck_assert_uint_eq(ctl.cpu_control.nractrs, ARRAY_SIZE(amd_events));
+	vp = vperfctr_open();
+	ck_assert_ptr_nonnull(vp);
+	ck_assert_int_eq(vperfctr_control(vp, &ctl), 0);
+	spin(ms_ticks(300));
+	ck_assert_int_eq(vperfctr_suspend(vp), 0);
+	ck_assert_int_eq(vperfctr_read_sums(vp, &sums), 0);
+	ck_assert_uint_gt(sums.pmc[0], 1000000);
+	for (i = 1; i < ARRAY_SIZE(amd_events); i++) {
+		want = sums.pmc[0] / 4 * amd_events[i].per_4;
+		if (!want)
+			ck_assert_msg(sums.pmc[i] == 0, "%s: %llu, want 0",
+				      set.ev[i].text, sums.pmc[i]);
+		else
+			ck_assert_msg(within(sums.pmc[i], want, 3),
+				      "%s: %llu, want %llu (cycles %llu)",
+				      set.ev[i].text, sums.pmc[i], want,
+				      sums.pmc[0]);
+	}
+	vperfctr_close(vp);
+}
+
 void ev_count_tcase(struct Suite *s)
 {
 	struct TCase *tc = add_tcase(s, "count", NULL, NULL);
 
 	tcase_add_test(tc, count_named_as_raw);
+	tcase_add_test(tc, count_amd_per_event_features);
 }

@@ -77,6 +77,37 @@ static const struct good goods[] = {
 	  1, { CH(0, 0x004107C0, 0x1) }, 0 },
 	{ "AuthenticAMD-16-2-3", "r1000107c0:u", 1, { CH(0, 0x004107C0, 0x1) }, 0 },
 	/*
+	 * AMD per-event features (amd.rst): CntMask 31:24, Inv 23, Edge 18
+	 * on every family; GuestOnly (bit 40, high word bit 8) and
+	 * HostOnly (41, bit 9) from family 10h on. perf's terms and
+	 * modifiers, then libpfm's c=, i, e, g, h.
+	 */
+	{ "AuthenticAMD-6-2-0", "cpu/event=0x76,cmask=255,inv,edge/k", 1,
+	  { C(0, 0xFFC60076) }, 0 },
+	{ "AuthenticAMD-6-2-0", "cpu/event=0x76,cmask=1/u", 1, { C(0, 0x01410076) }, 0 },
+	{ "AuthenticAMD-15-5-1", "cpu/event=0x76,edge/u", 1, { C(0, 0x00450076) }, 0 },
+	{ "AuthenticAMD-15-5-1", "cpu/event=0x76/:c=2:i:u", 1, { C(0, 0x02C10076) }, 0 },
+	{ "AuthenticAMD-16-2-3", "cpu/event=0x76,cmask=2,inv,edge/u", 1,
+	  { C(0, 0x02C50076) }, 0 },
+	{ "AuthenticAMD-16-2-3", "cpu/event=0x76/G", 1, { CH(0, 0x00430076, 0x100) }, 0 },
+	{ "AuthenticAMD-16-2-3", "cpu/event=0x76/H", 1, { CH(0, 0x00430076, 0x200) }, 0 },
+	{ "AuthenticAMD-16-2-3", "cpu/event=0x76/uGH", 1, { CH(0, 0x00410076, 0x300) }, 0 },
+	{ "AuthenticAMD-16-2-3", "cpu/event=0x1c0,cmask=3/kH", 1,
+	  { CH(0, 0x034200C0, 0x201) }, 0 },
+	{ "AuthenticAMD-16-2-3", "cpu/event=0x76/:c=3:i=1:e:h", 1,
+	  { CH(0, 0x03C70076, 0x200) }, 0 },
+	{ "AuthenticAMD-16-2-3", "cpu/event=0x76/:g=1:h=0:k", 1,
+	  { CH(0, 0x00420076, 0x100) }, 0 },
+	{ "AuthenticAMD-16-2-3", "cpu/event=0x76,g,h/u", 1,
+	  { CH(0, 0x00410076, 0x300) }, 0 },
+	{ "AuthenticAMD-16-2-3", "r30000000076:u", 1, { CH(0, 0x00410076, 0x300) }, 0 },
+	{ "AuthenticAMD-23-1-0", "cpu/event=0xff,cmask=2/u", 1, { C(0, 0x024100FF) }, 0 },
+	{ "AuthenticAMD-23-1-0", "cpu/event=0xff,cmask=1,edge/uH", 1,
+	  { CH(0, 0x014500FF, 0x200) }, 0 },
+	/* The catch-all table of family 10h on has their bits too. */
+	{ "HygonGenuine-24-0-1", "cpu/event=0x176/uG", 1,
+	  { CH(0, 0x00410076, 0x101) }, 0 },
+	/*
 	 * P4: instr_retired (ESCR event 02H, NBOGUSNTAG bit 0) on
 	 * CRU_ESCR0 (select 4), counter 12; global_power_events (13H,
 	 * RUNNING bit 0) on FSB_ESCR0 (select 6), counter 0.
@@ -189,6 +220,26 @@ static const struct bad bads[] = {
 	{ "AuthenticAMD-6-2-0", "r1000000c0", EINVAL, "raw" },
 	{ "AuthenticAMD-16-2-3", "cpu/event=0x1000/", EINVAL, "narrower" },
 	{ "AuthenticAMD-16-2-3", "r10000000c0", EINVAL, "raw" },
+	/* AMD per-event features: K7 and K8 have no bits above 31. */
+	{ "AuthenticAMD-6-2-0", "cpu/event=0x76/G", EOPNOTSUPP, "drop :G" },
+	{ "AuthenticAMD-6-2-0", "cpu/event=0x76/uH", EOPNOTSUPP, "drop :G, :H" },
+	{ "AuthenticAMD-15-5-1", "cpu/event=0x76/:g", EOPNOTSUPP, "family 10h" },
+	{ "AuthenticAMD-15-5-1", "cpu/event=0x76/:h=1", EOPNOTSUPP, "family 10h" },
+	{ "AuthenticAMD-15-5-1", "cpu/event=0x176/", EINVAL, "narrower" },
+	{ "AuthenticAMD-6-2-0", "r10000000076", EINVAL, "raw" },	/* bit 40 */
+	{ "AuthenticAMD-15-5-1", "r20000000076", EINVAL, "raw" },	/* bit 41 */
+	{ "AuthenticAMD-6-2-0", "cpu/event=0x76,cmask=256/", EINVAL, "narrower" },
+	{ "AuthenticAMD-16-2-3", "cpu/event=0x76,cmask=256/", EINVAL, "narrower" },
+	{ "AuthenticAMD-16-2-3", "cpu/event=0x76/:c=300", EINVAL, "narrower" },
+	{ "AuthenticAMD-16-2-3", "cpu/event=0x76/:g=2", EINVAL, "0 or 1" },
+	{ "AuthenticAMD-16-2-3", "cpu/event=0x76/:h=2", EINVAL, "0 or 1" },
+	{ "AuthenticAMD-16-2-3", "cpu/event=0x76,edge=2/", EINVAL, "0 or 1" },
+	{ "AuthenticAMD-16-2-3", "cpu/event=0x76/:x", EINVAL, ":G, :H" },
+	{ "AuthenticAMD-16-2-3", "r40000000076", EINVAL, "raw" },	/* bit 42 */
+	{ "AuthenticAMD-16-2-3", "r1000000076", EINVAL, "raw" },	/* bit 36 */
+	{ "AuthenticAMD-16-2-3", "r80076", EINVAL, "raw" },	/* bit 19 */
+	{ "GenuineIntel-6-7-3", "INST_RETIRED:G", EOPNOTSUPP, "drop :G" },
+	{ "GenuineIntel-5-2-C", "INSTRUCTIONS_EXECUTED:e", EINVAL, "has no" },
 	{ "GenuineIntel-5-2-C", "r200", EINVAL, "raw" },	/* PC bit */
 	{ "GenuineIntel-5-2-C", "cpu/event=0x40/", EINVAL, "narrower" },
 	{ "GenuineIntel-5-2-C", "INSTRUCTIONS_EXECUTED:inv", EINVAL, "has no" },

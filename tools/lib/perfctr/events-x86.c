@@ -22,6 +22,13 @@
  * the mode and enable bits, which the modifiers decide instead.
  */
 #define EVSEL_RAW	0xFFC7FFFFULL
+/*
+ * AMD family 10h on (BKDG 31116, APM vol. 2): EventSelect[11:8] in bits
+ * 35:32, GuestOnly bit 40, HostOnly bit 41; K7 and K8 have none of them.
+ */
+#define AMD_EVENT_HIGH	(0xFULL << 32)
+#define AMD_GUEST_ONLY	0x10000000000ULL
+#define AMD_HOST_ONLY	0x20000000000ULL
 
 #define P5_CPL0_2	0x040U		/* CESR CC: count at CPL 0-2 */
 #define P5_CPL3		0x080U		/* count at CPL 3 */
@@ -116,11 +123,13 @@ int arch_raw(unsigned int layout, unsigned long long cfg, struct pe_req *r)
 		raw_p4(cfg, r);
 		return 0;
 	case PE_LAYOUT_AMD10H:
-		legal |= 0xFULL << 32;
+		legal |= AMD_EVENT_HIGH | AMD_GUEST_ONLY | AMD_HOST_ONLY;
 		break;
 	}
 	if (cfg & ~legal)
 		return -1;
+	r->guest = !!(cfg & AMD_GUEST_ONLY);
+	r->host = !!(cfg & AMD_HOST_ONLY);
 	r->code = (cfg & 0xFF) | ((cfg >> 32) & 0xF) << 8;
 	r->umask = (cfg >> 8) & 0xFF;
 	r->edge = !!(cfg & EVSEL_EDGE);
@@ -245,7 +254,8 @@ int arch_encode(unsigned int layout, const struct pe_req *r, unsigned int nr,
 		default:
 			c->evntsel[i] = evntsel(layout, &r[i]);
 			if (layout == PE_LAYOUT_AMD10H)
-				c->evntsel_high[i] = (r[i].code >> 8) & 0xF;
+				c->evntsel_high[i] = ((r[i].code >> 8) & 0xF) |
+					r[i].guest << 8 | r[i].host << 9;
 		}
 	}
 	c->nractrs = nr;

@@ -382,20 +382,47 @@ static int find_escr(const char *name)
 	return -1;
 }
 
-/* "u", "k", "uk": the modes; anything else is not a mode word. */
+/*
+ * perf's modifier letters: "u", "k" (the modes), "G", "H" (guest or host
+ * only, AMD), in any combination; anything else is not a mode word.
+ */
 static int mode_word(struct pe_req *r, const char *w)
 {
 	unsigned int modes = 0;
 
-	if (!*w || strspn(w, "uk") != strlen(w))
+	if (!*w || strspn(w, "ukGH") != strlen(w))
 		return 0;
 	if (strchr(w, 'u'))
 		modes |= PERFCTR_EVENT_USER;
 	if (strchr(w, 'k'))
 		modes |= PERFCTR_EVENT_KERNEL;
+	if (strchr(w, 'G'))
+		r->guest = 1;
+	if (strchr(w, 'H'))
+		r->host = 1;
 	r->modes |= modes;
-	r->explicit_modes = 1;
+	if (modes)
+		r->explicit_modes = 1;
 	return 1;
+}
+
+/* The flags a term may give without a value: never an event's name. */
+static int flag_word(const char *w)
+{
+	static const char *const flags[] = {
+		"inv", "edge", "i", "e", "g", "h", NULL
+	};
+	unsigned int i;
+
+	for (i = 0; flags[i]; i++)
+		if (!strcmp(w, flags[i]))
+			return 1;
+	return 0;
+}
+
+static int has_guest_host(unsigned int layout)
+{
+	return layout == PE_LAYOUT_AMD10H;
 }
 
 static int bad_term(struct ctx *c, struct pe_req *r, const char *term,
@@ -403,10 +430,11 @@ static int bad_term(struct ctx *c, struct pe_req *r, const char *term,
 {
 	const char *more = c->t->layout == PE_LAYOUT_P4 ? ", escr=" :
 		is_ppc(c->t->layout) ? ", pmc=, thresh=" : "";
+	const char *mods = has_guest_host(c->t->layout) ? ", :G, :H" : "";
 
 	return fail(c, EINVAL,
-		    "'%s': %s '%s'. Terms: event=, umask=, cmask=, inv, edge%s; modifiers :u, :k.",
-		    r->text, why, term, more);
+		    "'%s': %s '%s'. Terms: event=, umask=, cmask=, inv, edge%s; modifiers :u, :k%s.",
+		    r->text, why, term, more, mods);
 }
 
 static int set_field(struct ctx *c, struct pe_req *r, const char *key,
@@ -438,6 +466,14 @@ static int set_field(struct ctx *c, struct pe_req *r, const char *key,
 		if (v && !l->cmask_max)
 			return bad_term(c, r, term, "this CPU has no");
 		r->edge = v;
+	} else if (!strcmp(key, "g") || !strcmp(key, "h")) {
+		/* libpfm's guest and host modifiers; checked in check_modes. */
+		if (v > 1)
+			return bad_term(c, r, term, "want 0 or 1 in");
+		if (key[0] == 'g')
+			r->guest = v;
+		else
+			r->host = v;
 	} else if (!strcmp(key, "thresh") && is_ppc(c->t->layout)) {
 		if (v > 63)
 			return bad_term(c, r, term, "MMCR0's threshold is 0-63, not");
@@ -474,8 +510,7 @@ static int parse_term(struct ctx *c, struct pe_req *r, char *term, int *named,
 		}
 		if (parse_number(eq + 1, &v))
 			return bad_term(c, r, eq + 1, "not a number:");
-	} else if (allow_name && !*named && strcmp(term, "inv") &&
-		   strcmp(term, "edge") && strcmp(term, "i") && strcmp(term, "e")) {
+	} else if (allow_name && !*named && !flag_word(term)) {
 		*named = 1;
 		return take_events(c, r, term);
 	}
@@ -693,6 +728,10 @@ static int check_modes(struct ctx *c, struct pe_req *r)
 	if (!c->lay->modes && r->explicit_modes)
 		return fail(c, EOPNOTSUPP,
 			"'%s': this CPU's counters count user and kernel mode alike; drop :u or :k.",
+			    r->text);
+	if ((r->guest || r->host) && !has_guest_host(c->t->layout))
+		return fail(c, EOPNOTSUPP,
+			"'%s': this CPU cannot count guest or host alone (AMD family 10h and later can); drop :G, :H (g, h).",
 			    r->text);
 	if (c->t->layout == PE_LAYOUT_P4 && !r->escrs)
 		return fail(c, EINVAL,

@@ -17,6 +17,7 @@ struct pe_req {
 	unsigned int code, umask, cmask, inv, edge, duration;
 	unsigned int modes;		/* PERFCTR_EVENT_USER|KERNEL */
 	unsigned int explicit_modes;	/* from :u/:k, not the default */
+	unsigned int guest, host;	/* AMD GuestOnly, HostOnly (:G, :H) */
 	unsigned int thresh, has_thresh;	/* ppc32 MMCR0 THRESHOLD */
 	uint32_t counters;		/* bit n: pmc_map n it may use */
 	unsigned int fixed;		/* bit n: Intel fixed counter n */
