@@ -74,6 +74,8 @@ static int info_show(struct seq_file *m, void *v)
 	seq_printf(m, "cpu_khz: %u\n", perfctr_info.cpu_khz);
 	seq_printf(m, "tsc_to_cpu_mult: %u\n", perfctr_info.tsc_to_cpu_mult);
 	seq_printf(m, "nrctrs: %u\n", perfctr_info.nrctrs);
+	/* CPUID Fn8000_001B EAX (<perfctr/ibs.h>); 0: no IBS. */
+	seq_printf(m, "ibs_caps: 0x%x\n", perfctr_cpu_ibs_caps());
 	seq_printf(m, "cpus_forbidden: %*pbl\n",
 		   cpumask_pr_args(&perfctr_cpus_forbidden_mask));
 	seq_printf(m, "fallback: %s\n",

@@ -118,6 +118,10 @@ START_TEST(info_readable)
 	ck_assert_int_ge(atoi(v), 0);
 	ck_assert_ptr_nonnull(info_field("tsc_to_cpu_mult"));
 	ck_assert_ptr_nonnull(info_field("cpus_forbidden"));
+	/* CPUID Fn8000_001B EAX in hex, 0x0 without IBS. */
+	v = info_field("ibs_caps");
+	ck_assert_ptr_nonnull(v);
+	ck_assert_int_eq(strncmp(v, "0x", 2), 0);
 	ck_assert_ptr_null(info_field("no_such_key"));
 }
 

@@ -584,3 +584,42 @@ void perfctr_arch_exit(void)
 {
 	pp_hw_teardown();
 }
+
+/* AMD's Instruction-Based Sampling: x86 only. */
+u32 perfctr_cpu_ibs_caps(void)
+{
+	return 0;
+}
+
+int perfctr_cpu_ibs_setup(struct perfctr_ibs_state *st,
+			  const struct perfctr_ibs_control *c)
+{
+	return -EOPNOTSUPP;
+}
+
+int perfctr_cpu_ibs_reserve(void)
+{
+	return -EOPNOTSUPP;
+}
+
+void perfctr_cpu_ibs_release(void)
+{
+}
+
+int perfctr_cpu_ibs_resume(struct perfctr_ibs_state *st)
+{
+	return -EOPNOTSUPP;
+}
+
+void perfctr_cpu_ibs_suspend(struct perfctr_ibs_state *st)
+{
+}
+
+bool perfctr_cpu_ibs_busy(void)
+{
+	return false;
+}
+
+void perfctr_cpu_set_ibs_handler(perfctr_ibs_handler_t handler)
+{
+}

@@ -635,6 +635,7 @@ int perfctr_arch_init(void)
 	if (err)
 		return err;
 	pc_cpu_ident(&id);
+	pc_ibs_init(&id);
 	if (pc_detect_family(&id, &f, &why))
 		goto nodev;
 

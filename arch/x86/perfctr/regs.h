@@ -25,11 +25,15 @@ struct pc_cpu_ident {
 	bool has_perfctr_core;	/* AMD core-extension counters */
 	unsigned int cpuid_level;
 	unsigned int siblings;	/* hardware threads per core */
+	bool has_ibs;		/* CPUID Fn8000_0001 ECX bit 10 */
+	u32 ibs_caps;		/* CPUID Fn8000_001B EAX, if it has IBS */
 };
 
 struct pt_regs;
 /* The overflow NMI handler (irq.c); registered through pc_register_nmi(). */
 int pc_nmi_handler(unsigned int cmd, struct pt_regs *regs);
+/* The IBS sample NMI handler (ibs.c); through pc_register_ibs_nmi(). */
+int pc_ibs_nmi_handler(unsigned int cmd, struct pt_regs *regs);
 
 #ifdef PERFCTR_SIM
 
@@ -53,6 +57,11 @@ void perfctr_sim_user_rdpmc(bool on);
 void perfctr_sim_nmi_window(void);
 int perfctr_sim_hw_setup(void);
 void perfctr_sim_hw_teardown(void);
+int perfctr_sim_register_ibs_nmi(void);
+void perfctr_sim_unregister_ibs_nmi(void);
+u32 perfctr_sim_eilvt_read(unsigned int offset);
+int perfctr_sim_eilvt_setup(unsigned int offset, u8 vector, u8 msg_type,
+			    u8 mask);
 
 /* The live simulation (device, timers, model=) comes up before detection. */
 static inline int pc_hw_setup(void)
@@ -171,6 +180,27 @@ static inline void pc_nmi_window(void)
 	perfctr_sim_nmi_window();
 }
 
+static inline int pc_register_ibs_nmi(void)
+{
+	return perfctr_sim_register_ibs_nmi();
+}
+
+static inline void pc_unregister_ibs_nmi(void)
+{
+	perfctr_sim_unregister_ibs_nmi();
+}
+
+static inline u32 pc_eilvt_read(unsigned int offset)
+{
+	return perfctr_sim_eilvt_read(offset);
+}
+
+static inline int pc_eilvt_setup(unsigned int offset, u8 vector, u8 msg_type,
+				 u8 mask)
+{
+	return perfctr_sim_eilvt_setup(offset, vector, msg_type, mask);
+}
+
 #else /* !PERFCTR_SIM */
 
 #include <linux/log2.h>
@@ -273,6 +303,10 @@ static inline void pc_cpu_ident(struct pc_cpu_ident *id)
 	id->has_perfctr_core = boot_cpu_has(X86_FEATURE_PERFCTR_CORE);
 	id->cpuid_level = c->cpuid_level;
 	id->siblings = perfctr_threads_per_core();
+	id->has_ibs = boot_cpu_has(X86_FEATURE_IBS);
+	id->ibs_caps = 0;
+	if (id->has_ibs && c->extended_cpuid_level >= 0x8000001B)
+		id->ibs_caps = cpuid_eax(0x8000001B);
 }
 
 /*
@@ -362,6 +396,34 @@ static inline void pc_user_rdpmc(bool on)
 /* Real NMIs come when they like; only the simulation places one here. */
 static inline void pc_nmi_window(void)
 {
+}
+
+static inline int pc_register_ibs_nmi(void)
+{
+	return register_nmi_handler(NMI_LOCAL, pc_ibs_nmi_handler, 0,
+				    "perfctr_ibs");
+}
+
+static inline void pc_unregister_ibs_nmi(void)
+{
+	unregister_nmi_handler(NMI_LOCAL, "perfctr_ibs");
+}
+
+/* Extended APIC LVT entry @offset (AMD, APIC 500h on), as IbsCtl names it. */
+static inline u32 pc_eilvt_read(unsigned int offset)
+{
+	return perfctr_apic_read(0x500 + 0x10 * offset);
+}
+
+/*
+ * Through the kernel, which keeps who uses each offset: it refuses an
+ * offset already set up for another vector or message type, and lets
+ * perf's IBS and us share one set up the same way (an NMI).
+ */
+static inline int pc_eilvt_setup(unsigned int offset, u8 vector, u8 msg_type,
+				 u8 mask)
+{
+	return setup_APIC_eilvt(offset, vector, msg_type, mask);
 }
 
 #endif /* PERFCTR_SIM */

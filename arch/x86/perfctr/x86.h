@@ -202,6 +202,9 @@ void pc_irq_restore_cpu(void);
 int pc_irq_init(void);
 void pc_irq_exit(void);
 
+/* IBS (ibs.c): what this CPU has, from detection. */
+void pc_ibs_init(const struct pc_cpu_ident *id);
+
 /* Fills @out from CPUID leaf 0xA; false without architectural perfmon. */
 bool pc_arch_perfmon_probe(const struct pc_cpu_ident *id,
 			   struct perfctr_x86_family *out);

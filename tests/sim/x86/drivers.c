@@ -17,3 +17,4 @@
 #include "../../../arch/x86/perfctr/c3.c"
 #include "../../../arch/x86/perfctr/p4.c"
 #include "../../../arch/x86/perfctr/perfmon.c"
+#include "../../../arch/x86/perfctr/ibs.c"

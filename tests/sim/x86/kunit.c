@@ -33,6 +33,29 @@ void perfctr_sim_unregister_nmi(void)
 	perfctr_x86_sim.nmi_registered = false;
 }
 
+int perfctr_sim_register_ibs_nmi(void)
+{
+	if (perfctr_x86_sim.ibs_nmi_registered)
+		return -EBUSY;
+	perfctr_x86_sim.ibs_nmi_registered = true;
+	return 0;
+}
+
+void perfctr_sim_unregister_ibs_nmi(void)
+{
+	perfctr_x86_sim.ibs_nmi_registered = false;
+}
+
+bool perfctr_x86_sim_ibs_nmi_registered(void)
+{
+	return perfctr_x86_sim.ibs_nmi_registered;
+}
+
+/* Tests deliver IBS NMIs themselves (perfctr_x86_sim_ibs_nmi()). */
+void perfctr_x86_sim_ibs_changed(void)
+{
+}
+
 /* Tests look at the registers themselves: nobody to tell. */
 void perfctr_x86_sim_publish(void)
 {

@@ -15,12 +15,43 @@
 
 static char *model = "k7";
 module_param(model, charp, 0444);
-MODULE_PARM_DESC(model, "simulated CPU: p5mmx p6 arch-v2 k7 zen c3 p4-model2 p4-model3-ht");
+MODULE_PARM_DESC(model, "simulated CPU: p5mmx p6 arch-v2 k7 fam10h zen c3 p4-model2 p4-model3-ht");
 
 static const struct perfctr_x86_sim_model *const live_models[] = {
-	&sim_p5mmx, &sim_p6, &sim_arch_v2, &sim_k7, &sim_fam15, &sim_c3,
-	&sim_p4, &sim_p4_ht,
+	&sim_p5mmx, &sim_p6, &sim_arch_v2, &sim_k7, &sim_fam10, &sim_fam15,
+	&sim_c3, &sim_p4, &sim_p4_ht,
 };
+
+static bool ibs_busy;
+
+/*
+ * ibs_busy=1 plays perf's IBS PMU holding every CPU's op engine (IbsOpEn
+ * with perf's MaxCnt), as "kernel_busy" plays it holding the counters.
+ */
+static void sim_live_ibs_perf(bool on)
+{
+	unsigned int cpu;
+
+	for_each_possible_cpu(cpu)
+		perfctr_x86_sim_ibs_perf(cpu, on);
+}
+
+static int ibs_busy_set(const char *val, const struct kernel_param *kp)
+{
+	int err = param_set_bool(val, kp);
+
+	if (!err && sim_machine && sim_machine->ibs_caps)
+		sim_live_ibs_perf(ibs_busy);
+	return err;
+}
+
+static const struct kernel_param_ops ibs_busy_ops = {
+	.set = ibs_busy_set,
+	.get = param_get_bool,
+};
+
+module_param_cb(ibs_busy, &ibs_busy_ops, &ibs_busy, 0644);
+MODULE_PARM_DESC(ibs_busy, "1: perf's IBS holds every CPU's op engine (IBS models)");
 
 void sim_live_setup(void)
 {
@@ -32,6 +63,8 @@ void sim_live_setup(void)
 		if (!strcmp(live_models[i]->name, model))
 			m = live_models[i];
 	perfctr_x86_sim_live(m);
+	if (ibs_busy && m->ibs_caps)
+		sim_live_ibs_perf(true);
 }
 
 bool *sim_live_kernel_busy(unsigned int cpu)
@@ -58,6 +91,26 @@ int perfctr_sim_register_nmi(void)
 void perfctr_sim_unregister_nmi(void)
 {
 	WRITE_ONCE(live_nmi_registered, false);
+}
+
+static bool live_ibs_nmi_registered;
+
+int perfctr_sim_register_ibs_nmi(void)
+{
+	if (READ_ONCE(live_ibs_nmi_registered))
+		return -EBUSY;
+	WRITE_ONCE(live_ibs_nmi_registered, true);
+	return 0;
+}
+
+void perfctr_sim_unregister_ibs_nmi(void)
+{
+	WRITE_ONCE(live_ibs_nmi_registered, false);
+}
+
+bool perfctr_x86_sim_ibs_nmi_registered(void)
+{
+	return READ_ONCE(live_ibs_nmi_registered);
 }
 
 void perfctr_x86_sim_publish(void)
@@ -106,17 +159,48 @@ void sim_live_fill(struct simpmu_user_cpu *e)
 	e->user_read = S.user_rdpmc;
 }
 
-/* A wrapped counter with its interrupt enabled raises the PMI: an NMI. */
+static bool sim_live_ibs_on(void)
+{
+	return (S.ibs.fetch_ctl & BIT_ULL(48)) || (S.ibs.op_ctl & BIT_ULL(17));
+}
+
+/*
+ * An IBS engine at MaxCnt latches its sample here, at the tick, with the
+ * RIP the tick interrupted: at most one sample per engine per tick.
+ */
+static void sim_live_ibs(struct pt_regs *regs)
+{
+	S.ibs.rip = regs ? instruction_pointer(regs) : 0;
+	S.ibs.live_latch = true;
+	sim_live_advance();
+	S.ibs.live_latch = false;
+	perfctr_x86_sim_ibs_nmi(regs);
+}
+
+/*
+ * A wrapped counter with its interrupt enabled raises the PMI: an NMI;
+ * so does an IBS sample. The timer runs while either can happen.
+ */
 bool sim_live_pmi(void)
 {
-	if (!S.m || (S.lvtpc & APIC_LVT_MASKED))
+	bool pmi = S.m && !(S.lvtpc & APIC_LVT_MASKED);
+	bool ibs = S.m && S.m->ibs_caps && sim_live_ibs_on();
+
+	if (!pmi && !ibs)
 		return false;
 	sim_live_advance();
-	if (S.ovf_pending && READ_ONCE(live_nmi_registered)) {
+	if (pmi && S.ovf_pending && READ_ONCE(live_nmi_registered)) {
 		S.ovf_pending = 0;
 		pc_nmi_handler(0, get_irq_regs());
 	}
+	if (ibs)
+		sim_live_ibs(get_irq_regs());
 	return true;
+}
+
+void perfctr_x86_sim_ibs_changed(void)
+{
+	sim_live_arm_pmi();
 }
 
 void perfctr_x86_sim_lvtpc_changed(void)

@@ -8,10 +8,13 @@
 #include <linux/cpumask.h>
 #include <linux/errno.h>
 #include <linux/string.h>
+#include <asm/apicdef.h>
 #include <asm/msr.h>
+#include <asm/nmi.h>
 #include <asm/processor.h>
 
 #include <perfctr/cpu.h>
+#include <perfctr/ibs.h>
 
 #include "model.h"
 
@@ -23,6 +26,7 @@ DEFINE_PER_CPU(struct perfctr_x86_sim_state, perfctr_x86_sim_pcpu);
 #define S perfctr_x86_sim
 
 static u64 sim_ctl_of(unsigned int pmc);
+static void sim_live_advance(void);
 
 /* A model with a TSC: its name, CPUID vendor, family and model, the rest. */
 #define SIM_X86(nm, vendor_, fam, mod, ...)				\
@@ -164,13 +168,22 @@ const struct perfctr_x86_sim_model sim_qemu_k7 =
 const struct perfctr_x86_sim_model sim_k8 =
 	SIM_X86("k8", AMD, 15, 5, .has_mmx = true, .kind = SIM_K7, K7_REGS);
 
+/* IBS: family 10h's first fetch and op sampling; Zen's CPUID Fn8000_001B. */
+#define SIM_IBS_FAM10	(PERFCTR_IBS_CAP_AVAIL | PERFCTR_IBS_CAP_FETCHSAM | \
+			 PERFCTR_IBS_CAP_OPSAM)
+#define SIM_IBS_ZEN	(SIM_IBS_FAM10 | PERFCTR_IBS_CAP_RDWROPCNT | \
+			 PERFCTR_IBS_CAP_OPCNT | PERFCTR_IBS_CAP_BRNTRGT | \
+			 PERFCTR_IBS_CAP_OPCNTEXT | PERFCTR_IBS_CAP_RIPINVALIDCHK)
+
 const struct perfctr_x86_sim_model sim_fam10 =
-	SIM_X86("fam10h", AMD, 16, 2, .has_mmx = true, .kind = SIM_K7, K7_REGS);
+	SIM_X86("fam10h", AMD, 16, 2, .has_mmx = true, .kind = SIM_K7, K7_REGS,
+		.ibs_caps = SIM_IBS_FAM10);
 
 const struct perfctr_x86_sim_model sim_fam15 =
 	SIM_X86("zen", AMD, 23, 1, .has_mmx = true, .has_perfctr_core = true,
 		.kind = SIM_K7, .pmc_mask = 0x3F, .sel_msr = 0xC0010200,
-		.ctr_msr = 0xC0010201, .stride = 2, .width = 48);
+		.ctr_msr = 0xC0010201, .stride = 2, .width = 48,
+		.ibs_caps = SIM_IBS_ZEN);
 
 const struct perfctr_x86_sim_model sim_c3 =
 	SIM_X86("c3", CENTAUR, 6, 7, .has_mmx = true, .kind = SIM_C3,
@@ -200,8 +213,16 @@ void perfctr_x86_sim_set_leaf_a(unsigned int cpu, u32 eax, u32 edx)
 static void sim_power_on(struct perfctr_x86_sim_state *sim,
 			 const struct perfctr_x86_sim_model *m)
 {
+	unsigned int i;
+
 	memset(sim, 0, sizeof(*sim));
 	sim->m = m;
+	/* LVT entries come out of reset masked; firmware names IBS's. */
+	for (i = 0; i < SIM_IBS_EILVTS; i++)
+		sim->ibs.eilvt[i] = APIC_EILVT_MASKED;
+	if (m->ibs_caps)
+		sim->ibs.ctl = BIT(8) | SIM_IBS_LVT_OFFSET;
+	sim->ibs.rand = 0x2545F491;
 	/* Architectural perfmon v2 powers up with its counters enabled. */
 	if (m->kind == SIM_ARCH)
 		sim->global_ctrl = m->pmc_mask | ((BIT_ULL(m->nr_fixed) - 1) << 32);
@@ -367,6 +388,252 @@ static bool counting(unsigned int pmc)
 	}
 }
 
+/* --- IBS: the model of model.h, registers from AMD's BKDG and PPRs --- */
+
+#define IBS_FETCH_EN		BIT_ULL(48)
+#define IBS_FETCH_VAL		BIT_ULL(49)
+#define IBS_FETCH_COMP		BIT_ULL(50)
+#define IBS_FETCH_PHY_VALID	BIT_ULL(52)
+#define IBS_FETCH_RAND_EN	BIT_ULL(57)
+#define IBS_OP_EN		BIT_ULL(17)
+#define IBS_OP_VAL		BIT_ULL(18)
+#define IBS_OP_CNT_CTL		BIT_ULL(19)
+#define IBS_OP_CUR_CNT		GENMASK_ULL(58, 32)
+
+/* The IBS MSR @msr of this model, or NULL. */
+static u64 *sim_ibs_reg(u32 msr)
+{
+	struct perfctr_x86_sim_ibs *ibs = &S.ibs;
+
+	if (!S.m->ibs_caps)
+		return NULL;
+	switch (msr) {
+	case 0xC0011030: return &ibs->fetch_ctl;
+	case 0xC0011031: return &ibs->fetch_lin;
+	case 0xC0011032: return &ibs->fetch_phys;
+	case 0xC0011033: return &ibs->op_ctl;
+	case 0xC0011034: return &ibs->op_rip;
+	case 0xC0011035: return &ibs->op_data[0];
+	case 0xC0011036: return &ibs->op_data[1];
+	case 0xC0011037: return &ibs->op_data[2];
+	case 0xC0011038: return &ibs->dc_lin;
+	case 0xC0011039: return &ibs->dc_phys;
+	case 0xC001103A: return &ibs->ctl;
+	default: return NULL;
+	}
+}
+
+static void sim_ibs_ident(struct pc_cpu_ident *id)
+{
+	u32 a, b, c, d;
+
+	perfctr_sim_cpuid_on(0, 0x80000001, &a, &b, &c, &d);
+	id->has_ibs = c & BIT(10);
+	perfctr_sim_cpuid_on(0, 0x8000001B, &a, &b, &c, &d);
+	id->ibs_caps = id->has_ibs ? a : 0;
+}
+
+/* MaxCnt: bits 15:0 hold MaxCnt[19:4]; op's MaxCnt[26:20] with OpCntExt. */
+static u64 sim_ibs_fetch_max(void)
+{
+	return (S.ibs.fetch_ctl & 0xFFFF) << 4;
+}
+
+static u64 sim_ibs_op_max(void)
+{
+	u64 max = (S.ibs.op_ctl & 0xFFFF) << 4;
+
+	if (S.m->ibs_caps & PERFCTR_IBS_CAP_OPCNTEXT)
+		max |= S.ibs.op_ctl & GENMASK_ULL(26, 20);
+	return max;
+}
+
+/* The current counts into their fields: IbsFetchCnt[19:4], IbsOpCurCnt. */
+static void sim_ibs_sync(void)
+{
+	struct perfctr_x86_sim_ibs *ibs = &S.ibs;
+
+	ibs->fetch_ctl = (ibs->fetch_ctl & ~GENMASK_ULL(31, 16)) |
+			 (((ibs->fetch_cnt >> 4) & 0xFFFF) << 16);
+	ibs->op_ctl = (ibs->op_ctl & ~IBS_OP_CUR_CNT) |
+		      ((ibs->op_cnt << 32) & IBS_OP_CUR_CNT);
+}
+
+/* The NMI goes out if IbsCtl names an LVT entry that is an unmasked NMI. */
+static void sim_ibs_raise(void)
+{
+	struct perfctr_x86_sim_ibs *ibs = &S.ibs;
+	u32 e = ibs->eilvt[ibs->ctl & (SIM_IBS_EILVTS - 1)];
+
+	if ((ibs->ctl & BIT(8)) && !(e & APIC_EILVT_MASKED) &&
+	    ((e >> 8) & 7) == APIC_EILVT_MSG_NMI)
+		ibs->nmi_pending = true;
+}
+
+static void sim_ibs_latch_fetch(void)
+{
+	struct perfctr_x86_sim_ibs *ibs = &S.ibs;
+
+	ibs->fetch_ctl &= ~GENMASK_ULL(47, 32);
+	ibs->fetch_ctl |= IBS_FETCH_VAL | IBS_FETCH_COMP | IBS_FETCH_PHY_VALID |
+			  SIM_IBS_FETCH_LAT << 32;
+	ibs->fetch_lin = ibs->rip;
+	ibs->fetch_phys = SIM_IBS_FETCH_PHYS | (ibs->rip & 0xFFF);
+	ibs->nr_fetch++;
+	sim_ibs_raise();
+}
+
+/* Stale values stay where the valid bits say no: the driver must not copy them. */
+static void sim_ibs_latch_op(void)
+{
+	struct perfctr_x86_sim_ibs *ibs = &S.ibs;
+
+	ibs->op_ctl |= IBS_OP_VAL;
+	ibs->op_rip = ibs->rip_invalid ? 0xBADBADBADULL : ibs->rip;
+	ibs->op_data[0] = SIM_IBS_OP_DATA1 | (ibs->rip_invalid ? BIT_ULL(38) : 0);
+	ibs->op_data[1] = SIM_IBS_OP_DATA2;
+	if (ibs->not_load) {
+		ibs->op_data[2] = 0;
+		ibs->dc_lin = 0xBADBAD0ULL;
+		ibs->dc_phys = 0xBADBAD8ULL;
+	} else {	/* IbsLdOp, IbsDcLinAddrValid, IbsDcPhyAddrValid */
+		ibs->op_data[2] = BIT_ULL(0) | BIT_ULL(17) | BIT_ULL(18);
+		ibs->dc_lin = SIM_IBS_DC_LIN;
+		ibs->dc_phys = SIM_IBS_DC_PHYS;
+	}
+	ibs->nr_op++;
+	sim_ibs_raise();
+}
+
+/*
+ * An engine counts while enabled and no sample is latched. Live, a
+ * count that reached MaxCnt waits at it for the next timer tick, whose
+ * RIP the sample takes.
+ */
+static void sim_ibs_tick(u64 n)
+{
+	struct perfctr_x86_sim_ibs *ibs = &S.ibs;
+	bool latch = !S.live || ibs->live_latch;
+
+	if (!S.m->ibs_caps)
+		return;
+	if ((ibs->fetch_ctl & IBS_FETCH_EN) && !(ibs->fetch_ctl & IBS_FETCH_VAL)) {
+		ibs->fetch_cnt = min(ibs->fetch_cnt + n, sim_ibs_fetch_max());
+		if (latch && ibs->fetch_cnt >= sim_ibs_fetch_max())
+			sim_ibs_latch_fetch();
+	}
+	if ((ibs->op_ctl & IBS_OP_EN) && !(ibs->op_ctl & IBS_OP_VAL) &&
+	    !ibs->foreign) {
+		u64 k = n;
+
+		if (ibs->op_ctl & IBS_OP_CNT_CTL) {	/* dispatched ops */
+			ibs->op_cycles += n;
+			k = ibs->op_cycles / SIM_IBS_CYCLES_PER_OP;
+			ibs->op_cycles %= SIM_IBS_CYCLES_PER_OP;
+		}
+		ibs->op_cnt = min(ibs->op_cnt + k, sim_ibs_op_max());
+		if (latch && ibs->op_cnt >= sim_ibs_op_max())
+			sim_ibs_latch_op();
+	}
+	sim_ibs_sync();
+}
+
+static u32 sim_ibs_random(void)
+{
+	u32 x = S.ibs.rand;
+
+	x ^= x << 13;
+	x ^= x >> 17;
+	x ^= x << 5;
+	S.ibs.rand = x;
+	return x;
+}
+
+static int sim_ibs_rdmsr(u32 msr, u64 *val)
+{
+	sim_live_advance();
+	S.nr_rdmsr++;
+	*val = *sim_ibs_reg(msr);
+	return 0;
+}
+
+/*
+ * A control write sets the count from its count field: the start value
+ * (count 0) starts over; RandEn randomises the fetch count's low 4 bits.
+ */
+static int sim_ibs_wrmsr(u32 msr, u64 val)
+{
+	struct perfctr_x86_sim_ibs *ibs = &S.ibs;
+
+	sim_live_advance();
+	S.nr_wrmsr++;
+	if (msr == 0xC001103A)
+		return 0;		/* IbsCtl: firmware's, read-only here */
+	*sim_ibs_reg(msr) = val;
+	if (msr == 0xC0011030) {
+		ibs->fetch_cnt = ((val >> 16) & 0xFFFF) << 4;
+		if ((val & IBS_FETCH_EN) && (val & IBS_FETCH_RAND_EN))
+			ibs->fetch_cnt |= sim_ibs_random() & 0xF;
+	} else if (msr == 0xC0011033) {
+		ibs->op_cnt = (val & IBS_OP_CUR_CNT) >> 32;
+		ibs->op_cycles = 0;
+	}
+	sim_ibs_sync();
+	if ((ibs->fetch_ctl & IBS_FETCH_EN) || (ibs->op_ctl & IBS_OP_EN))
+		perfctr_x86_sim_ibs_changed();
+	return 0;
+}
+
+int perfctr_x86_sim_ibs_nmi(struct pt_regs *regs)
+{
+	struct pt_regs none = {};
+	int ret;
+
+	if (!S.ibs.nmi_pending || S.ibs.in_nmi)
+		return -1;
+	S.ibs.nmi_pending = false;
+	if (!perfctr_x86_sim_ibs_nmi_registered())
+		return -1;
+	S.ibs.in_nmi = true;
+	S.ibs.nr_nmi++;
+	ret = pc_ibs_nmi_handler(NMI_LOCAL, regs ? regs : &none);
+	S.ibs.in_nmi = false;
+	return ret;
+}
+
+void perfctr_x86_sim_ibs_perf(unsigned int cpu, bool on)
+{
+	struct perfctr_x86_sim_ibs *ibs = &per_cpu_ptr(&perfctr_x86_sim_pcpu, cpu)->ibs;
+
+	WRITE_ONCE(ibs->foreign, on);
+	WRITE_ONCE(ibs->op_ctl, on ? SIM_IBS_PERF_OP_CTL : 0);
+	WRITE_ONCE(ibs->op_cnt, 0);
+}
+
+u32 perfctr_sim_eilvt_read(unsigned int offset)
+{
+	return offset < SIM_IBS_EILVTS ? S.ibs.eilvt[offset] : 0;
+}
+
+/*
+ * As the kernel's setup_APIC_eilvt(): an entry that is unmasked may
+ * only be set up again the same way, or masked.
+ */
+int perfctr_sim_eilvt_setup(unsigned int offset, u8 vector, u8 msg_type,
+			    u8 mask)
+{
+	u32 new = ((u32)mask << 16) | ((u32)msg_type << 8) | vector, old;
+
+	if (offset >= SIM_IBS_EILVTS)
+		return -EINVAL;
+	old = S.ibs.eilvt[offset];
+	if (!(old & APIC_EILVT_MASKED) && new != APIC_EILVT_MASKED &&
+	    (new & ~APIC_EILVT_MASKED) != old)
+		return -EBUSY;
+	S.ibs.eilvt[offset] = new;
+	return 0;
+}
+
 /* Fixed counter @i counts if its field has a CPL bit and it is enabled. */
 static void sim_tick_fixed(u64 n)
 {
@@ -390,6 +657,7 @@ void perfctr_x86_sim_tick(u64 n)
 {
 	unsigned int pmc;
 
+	sim_ibs_tick(n);
 	sim_tick_fixed(n);
 
 	for (pmc = 0; pmc < SIM_MAX_CTRS; pmc++) {
@@ -498,6 +766,8 @@ int perfctr_sim_rdmsr_safe(u32 msr, u64 *val)
 	bool is_ctr;
 	u64 *reg = sim_reg(msr, &is_ctr, &pmc);
 
+	if (sim_ibs_reg(msr))
+		return sim_ibs_rdmsr(msr, val);
 	S.nr_rdmsr++;
 	if (!reg)
 		return -EIO;
@@ -514,6 +784,8 @@ int perfctr_sim_wrmsr_safe(u32 msr, u64 val)
 	bool is_ctr;
 	u64 *reg = sim_reg(msr, &is_ctr, &pmc);
 
+	if (sim_ibs_reg(msr))
+		return sim_ibs_wrmsr(msr, val);
 	S.nr_wrmsr++;
 	if (!reg)
 		return -EIO;
@@ -559,6 +831,12 @@ void perfctr_sim_cpuid_on(unsigned int cpu, u32 leaf, u32 *a, u32 *b, u32 *c,
 	const struct perfctr_x86_sim_model *m = sim_machine;
 
 	*a = *b = *c = *d = 0;
+	if (leaf == 0x80000000 && m->ibs_caps)
+		*a = 0x8000001B;
+	if (leaf == 0x80000001 && m->ibs_caps)
+		*c = BIT(10);			/* IBS */
+	if (leaf == 0x8000001B)
+		*a = m->ibs_caps;
 	if (leaf != 0xA)
 		return;
 	if (o->set) {
@@ -603,6 +881,7 @@ void perfctr_sim_cpu_ident(struct pc_cpu_ident *id)
 	id->has_perfctr_core = m->has_perfctr_core;
 	id->cpuid_level = m->cpuid_level;
 	id->siblings = m->siblings ? m->siblings : 1;
+	sim_ibs_ident(id);
 }
 
 /* A simulated HT CPU pairs CPU 2k with 2k+1; thread 1s are the odd ones. */

@@ -9,6 +9,7 @@
 #ifndef _PERFCTR_SIM_X86_MODEL_H
 #define _PERFCTR_SIM_X86_MODEL_H
 
+#include <linux/bits.h>
 #include <linux/percpu.h>
 #include <linux/types.h>
 
@@ -51,6 +52,44 @@ struct perfctr_x86_sim_model {
 	bool dead;			/* MSRs work, nothing counts (QEMU) */
 	bool no_msrs;			/* counter MSRs fault (QEMU, others) */
 	unsigned int siblings;		/* hardware threads per core */
+	u32 ibs_caps;			/* CPUID Fn8000_001B EAX; 0: no IBS */
+};
+
+/*
+ * The IBS model (AMD family 10h on; Documentation/perfctr/testing.rst):
+ * the fetch counter counts cycles, the op counter cycles or, with
+ * IbsOpCntCtl, dispatched ops, one per SIM_IBS_CYCLES_PER_OP cycles.
+ * At MaxCnt an engine latches a sample from the values below (RIPs from
+ * ibs_rip), sets Val, stops, and raises the IBS NMI if its LVT entry is
+ * an unmasked NMI. Every op is a load with both DC addresses valid.
+ */
+#define SIM_IBS_CYCLES_PER_OP	2
+#define SIM_IBS_LVT_OFFSET	1		/* IbsCtl's LvtOffset */
+#define SIM_IBS_FETCH_PHYS	0x12345000ULL	/* | the RIP's page offset */
+#define SIM_IBS_FETCH_LAT	0x20ULL		/* IbsFetchLat, cycles */
+#define SIM_IBS_OP_DATA1	0x00050003ULL	/* TagToRet 5, CompToRet 3 */
+#define SIM_IBS_OP_DATA2	0ULL
+#define SIM_IBS_DC_LIN		0x00007FFD12340040ULL
+#define SIM_IBS_DC_PHYS		0x0000000023456040ULL
+#define SIM_IBS_EILVTS		4
+
+struct perfctr_x86_sim_ibs {
+	u64 fetch_ctl, fetch_lin, fetch_phys;
+	u64 op_ctl, op_rip, op_data[3], dc_lin, dc_phys;
+	u64 ctl;			/* IbsCtl */
+	u64 fetch_cnt, op_cnt;		/* the engines' counts, whole */
+	u64 op_cycles;			/* cycles toward the next op */
+	u32 eilvt[SIM_IBS_EILVTS];	/* the extended APIC LVT entries */
+	u64 rip;			/* the RIP the next sample latches */
+	bool rip_invalid;		/* latch ops with IbsRipInvalid */
+	bool not_load;			/* latch ops that are no loads */
+	bool foreign;			/* perf's IBS holds this CPU */
+	bool nmi_pending;		/* raised, not yet delivered */
+	bool in_nmi;			/* delivering: no nested NMI */
+	bool live_latch;		/* live mode: latch now (timer tick) */
+	u32 rand;			/* RandEn's generator */
+	unsigned int nr_fetch, nr_op;	/* samples latched */
+	unsigned int nr_nmi;		/* NMIs delivered */
 };
 
 struct perfctr_x86_sim_state {
@@ -82,6 +121,8 @@ struct perfctr_x86_sim_state {
 	bool live;			/* counters follow the real TSC */
 	u64 last_tsc;
 	unsigned int phase;		/* cycles since power-on, mod 4 */
+	struct perfctr_x86_sim_ibs ibs;
+	bool ibs_nmi_registered;	/* kunit.c; live.c has its own */
 };
 
 /*
@@ -118,6 +159,16 @@ void perfctr_x86_sim_tick(u64 n);
 
 /* Its 12-bit event select: EventSelect[7:0] 0xFF, [11:8] 0. */
 #define SIM_PATTERN_EVENT	0x0FF
+/*
+ * Deliver a raised IBS NMI on this CPU, as the kernel would, to the
+ * driver's handler if registered: its return value, or -1 if there was
+ * none to deliver. @regs: the interrupted registers, or NULL.
+ */
+int perfctr_x86_sim_ibs_nmi(struct pt_regs *regs);
+
+/* Perf's IBS holds CPU @cpu (@on): IbsOpEn set with perf's own MaxCnt. */
+void perfctr_x86_sim_ibs_perf(unsigned int cpu, bool on);
+#define SIM_IBS_PERF_OP_CTL	(BIT_ULL(17) | 0x1234ULL)
 
 /* The value of hardware counter @pmc (or PERFCTR_X86_FIXED_PMC | n), full width. */
 u64 perfctr_x86_sim_counter(unsigned int pmc);
@@ -133,5 +184,7 @@ void perfctr_x86_sim_live(const struct perfctr_x86_sim_model *m);
  */
 void perfctr_x86_sim_publish(void);		/* the registers changed */
 void perfctr_x86_sim_lvtpc_changed(void);	/* PMIs masked or not */
+bool perfctr_x86_sim_ibs_nmi_registered(void);
+void perfctr_x86_sim_ibs_changed(void);		/* an engine started */
 
 #endif /* _PERFCTR_SIM_X86_MODEL_H */
