@@ -101,7 +101,7 @@ static int do_info(void)
 	printf("version\t\t%s\nabi_version\t0x%04x\ncpu_type\t%s\n"
 	       "cpuid\t\t%s\nevent table\t%s\nnrctrs\t\t%u\ncpu_khz\t\t%u\n"
 	       "features\t%s%s%s\ncpus_forbidden\t%s\nfallback\t%s\n"
-	       "paranoid\t%d\nreserved_by\t%s\n",
+	       "paranoid\t%d\nreserved_by\t%s\nibs_caps\t0x%x\n",
 	       info.version, info.abi_version, info.cpu_type, info.cpuid,
 	       t ? perfctr_event_table_name(t) : "none", info.nrctrs,
 	       info.cpu_khz,
@@ -109,7 +109,7 @@ static int do_info(void)
 	       info.features & PERFCTR_FEATURE_RDTSC ? "rdtsc " : "",
 	       info.features & PERFCTR_FEATURE_PCINT ? "pcint" : "",
 	       info.cpus_forbidden[0] ? info.cpus_forbidden : "none",
-	       info.fallback, info.paranoid, info.reserved_by);
+	       info.fallback, info.paranoid, info.reserved_by, info.ibs_caps);
 	return 0;
 }
 
