@@ -250,6 +250,7 @@ void ibs_header(struct ibs_sink *k)
 	for (i = 0; i < NR_FIELDS; i++)
 		fprintf(k->f, "%s%s", i ? k->sep : "", field_names[i]);
 	fputc('\n', k->f);
+	fflush(k->f);
 }
 
 static void write_sample(struct ibs_sink *k, const struct perfctr_ibs_sample *s)

@@ -369,8 +369,6 @@ static int count(const struct opts *o)
 	if (out == stdout)
 		setvbuf(stdout, NULL, _IOLBF, 0);
 	ret = make_plan(o, &p);
-	if (!ret && ibs)
-		ibs_header(&sink);
 	for (i = 0; !ret && i < o->repeat; i++) {
 		ret = run_command(&p, o->cmd, &c, &status, &sink);
 		if (ret)

@@ -559,6 +559,9 @@ static int parent(const struct plan *p, char **cmd, pid_t pid, int sock,
 	ret = receive(p, cmd, pid, sock, rep, &vp, &ring);
 	if (ret)
 		return ret;
+	/* Before the command's own output, where they share a file. */
+	if (ring)
+		ibs_header(sink);
 	clock_gettime(CLOCK_MONOTONIC, &t0);
 	/* A child gone already must not take perfex with it (SIGPIPE). */
 	if (send(sock, "g", 1, MSG_NOSIGNAL) != 1) {
