@@ -6,6 +6,10 @@
  * costs.
  *
  *   busy N MS      N threads
+ *   busy -s 1 MS   no thread: the main thread works, for IBS, which
+ *                  samples only the thread perfex starts; busy first
+ *                  prints where its own code is, "busy: text START END"
+ *                  (hex, END excluded)
  *   busy -f N MS   N processes; the first one's work is done by its own
  *                  child, which runs on after that process has exited
  *                  (reparented to busy, a subreaper, which reaps all)
@@ -218,9 +222,42 @@ static int print_tally(void)
 	return 0;
 }
 
+/* "busy: text START END": busy's executable mapping, in /proc/self/maps. */
+static int print_text(void)
+{
+	char exe[256], line[512], path[256];
+	unsigned long long start, end;
+	ssize_t n = readlink("/proc/self/exe", exe, sizeof(exe) - 1);
+	FILE *f = fopen("/proc/self/maps", "r");
+	int found = 0;
+
+	if (n <= 0 || !f)
+		return -1;
+	exe[n] = '\0';
+	while (!found && fgets(line, sizeof(line), f))
+		found = sscanf(line, "%llx-%llx r-xp %*s %*s %*s %255s", &start,
+			       &end, path) == 3 && !strcmp(path, exe);
+	fclose(f);
+	if (!found)
+		return -1;
+	printf("busy: text %#llx %#llx\n", start, end);
+	return fflush(stdout);
+}
+
+/* -s: the main thread works, where IBS samples it. */
+static int alone(void)
+{
+	if (print_text()) {
+		fprintf(stderr, "busy: cannot find my code in /proc/self/maps\n");
+		return 1;
+	}
+	burn(work_ms);
+	return 0;
+}
+
 int main(int argc, char **argv)
 {
-	int fork_mode = 0, a = 1, p[2] = { -1, -1 }, ret;
+	int fork_mode = 0, single = 0, a = 1, p[2] = { -1, -1 }, ret;
 	unsigned long n;
 	char *end;
 
@@ -229,6 +266,8 @@ int main(int argc, char **argv)
 			fork_mode = 1;
 		else if (!strcmp(argv[a], "-p"))
 			report = 1;
+		else if (!strcmp(argv[a], "-s"))
+			single = 1;
 		else
 			goto usage;
 	}
@@ -238,8 +277,10 @@ int main(int argc, char **argv)
 	if (*end || !n || n > MAX_WORKERS)
 		goto usage;
 	work_ms = strtoul(argv[a + 1], &end, 10);
-	if (*end)
+	if (*end || (single && (n != 1 || fork_mode || report)))
 		goto usage;
+	if (single)
+		return alone();
 	if (!fork_mode) {
 		ret = threads(n);
 	} else {
@@ -256,6 +297,7 @@ int main(int argc, char **argv)
 		ret = print_tally();
 	return ret;
 usage:
-	fprintf(stderr, "usage: busy [-f] [-p] WORKERS(1-%d) MS\n", MAX_WORKERS);
+	fprintf(stderr, "usage: busy [-f] [-p] WORKERS(1-%d) MS | busy -s 1 MS\n",
+		MAX_WORKERS);
 	return 2;
 }

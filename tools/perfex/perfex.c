@@ -5,6 +5,9 @@
  *   perfex [-e EV[,EV...]]... [-x SEP | -j] [-o FILE] [-r N] [--] CMD [ARG...]
  *                                        counts CMD, its threads and its
  *                                        children, as perf stat does
+ *   perfex --ibs-op=N|--ibs-fetch=N [--ibs-ops] [--ibs-rand] [--ibs-kernel]
+ *          [-e EV...] [-x SEP | -j] [-o FILE] [--] CMD [ARG...]
+ *                                        CMD's IBS samples (AMD)
  *   perfex -l [-v] [--cpuid=ID] [GLOB]   this CPU's events (or ID's)
  *   perfex -i                            the driver's information
  *   perfex [--cpuid=ID] --table          the event table of this CPU (ID)
@@ -30,6 +33,9 @@ static void print_usage(FILE *f)
 	fprintf(f,
 		"usage: perfex [-e EVENT[,EVENT...]]... [-x SEP | -j] [-o FILE] [-r N]\n"
 		"              [--] COMMAND [ARG...]\n"
+		"       perfex --ibs-op=MAXCNT | --ibs-fetch=MAXCNT [--ibs-ops] [--ibs-rand]\n"
+		"              [--ibs-kernel] [-e EVENT...] [-x SEP | -j] [-o FILE]\n"
+		"              [--] COMMAND [ARG...]\n"
 		"       perfex -l [-v] [--cpuid=ID] [GLOB]\n"
 		"       perfex -i\n"
 		"       perfex [--cpuid=ID] --table\n"
@@ -47,6 +53,14 @@ static void print_help(FILE *f)
 		"  -j         perf stat's JSON, one object a line\n"
 		"  -o FILE    the counts to FILE (default: standard error)\n"
 		"  -r N       run N times: each count's mean and spread\n"
+		"  --ibs-op=MAXCNT, --ibs-fetch=MAXCNT\n"
+		"             AMD IBS: sample one op (fetch) of COMMAND's first thread\n"
+		"             in MAXCNT cycles (fetches), a multiple of 16, decimal or\n"
+		"             0x hex; the samples, -x (default ',') or -j, to standard\n"
+		"             output or -o FILE; the counts of -e to standard error\n"
+		"  --ibs-ops  MAXCNT of --ibs-op counts dispatched ops, not cycles\n"
+		"  --ibs-rand randomise the low 4 bits of --ibs-fetch's count\n"
+		"  --ibs-kernel  keep samples of kernel code (privileged)\n"
 		"  -l         list this CPU's events; -v with descriptions\n"
 		"  -i         the driver's information\n"
 		"EVENT: NAME[:u|:k], cpu/event=0xNN,umask=0xNN[,cmask=N,inv,edge]/[u|k],\n"
@@ -87,7 +101,7 @@ static int do_info(void)
 	printf("version\t\t%s\nabi_version\t0x%04x\ncpu_type\t%s\n"
 	       "cpuid\t\t%s\nevent table\t%s\nnrctrs\t\t%u\ncpu_khz\t\t%u\n"
 	       "features\t%s%s%s\ncpus_forbidden\t%s\nfallback\t%s\n"
-	       "paranoid\t%d\nreserved_by\t%s\n",
+	       "paranoid\t%d\nreserved_by\t%s\nibs_caps\t0x%x\n",
 	       info.version, info.abi_version, info.cpu_type, info.cpuid,
 	       t ? perfctr_event_table_name(t) : "none", info.nrctrs,
 	       info.cpu_khz,
@@ -95,7 +109,7 @@ static int do_info(void)
 	       info.features & PERFCTR_FEATURE_RDTSC ? "rdtsc " : "",
 	       info.features & PERFCTR_FEATURE_PCINT ? "pcint" : "",
 	       info.cpus_forbidden[0] ? info.cpus_forbidden : "none",
-	       info.fallback, info.paranoid, info.reserved_by);
+	       info.fallback, info.paranoid, info.reserved_by, info.ibs_caps);
 	return 0;
 }
 
@@ -182,8 +196,43 @@ static int parse_repeat(struct opts *o, const char *arg)
 	return 0;
 }
 
+/* The long options that have no letter. */
+enum {
+	OPT_CPUID = 'C', OPT_PRINT_CONTROL = 'P', OPT_TABLE = 'T',
+	OPT_IBS_OP = 256, OPT_IBS_FETCH, OPT_IBS_OPS, OPT_IBS_RAND,
+	OPT_IBS_KERNEL,
+};
+
+static int parse_ibs_option(struct opts *o, int c)
+{
+	struct perfctr_ibs_control *ibs = &o->ibs;
+
+	switch (c) {
+	case OPT_IBS_OP:
+		ibs->flags |= PERFCTR_IBS_OP;
+		return parse_maxcnt("--ibs-op", optarg, PERFCTR_IBS_MAX_EXT,
+				    &ibs->op_maxcnt);
+	case OPT_IBS_FETCH:
+		ibs->flags |= PERFCTR_IBS_FETCH;
+		return parse_maxcnt("--ibs-fetch", optarg, PERFCTR_IBS_MAX,
+				    &ibs->fetch_maxcnt);
+	case OPT_IBS_OPS:
+		ibs->flags |= PERFCTR_IBS_OP_CNT_OPS;
+		break;
+	case OPT_IBS_RAND:
+		ibs->flags |= PERFCTR_IBS_FETCH_RAND;
+		break;
+	case OPT_IBS_KERNEL:
+		ibs->flags |= PERFCTR_IBS_KERNEL;
+		break;
+	}
+	return 0;
+}
+
 static int parse_option(struct opts *o, int c)
 {
+	if (c >= OPT_IBS_OP)
+		return parse_ibs_option(o, c);
 	switch (c) {
 	case 'l':
 		o->list = 1;
@@ -194,13 +243,13 @@ static int parse_option(struct opts *o, int c)
 	case 'v':
 		o->verbose = 1;
 		break;
-	case 'C':
+	case OPT_CPUID:
 		o->cpuid = optarg;
 		break;
-	case 'P':
+	case OPT_PRINT_CONTROL:
 		o->print_control = 1;
 		break;
-	case 'T':
+	case OPT_TABLE:
 		o->table = 1;
 		break;
 	case 'e':
@@ -240,9 +289,14 @@ static int parse_args(struct opts *o, int argc, char **argv)
 		{ "json", no_argument, NULL, 'j' },
 		{ "output", required_argument, NULL, 'o' },
 		{ "repeat", required_argument, NULL, 'r' },
-		{ "cpuid", required_argument, NULL, 'C' },
-		{ "print-control", no_argument, NULL, 'P' },
-		{ "table", no_argument, NULL, 'T' },
+		{ "cpuid", required_argument, NULL, OPT_CPUID },
+		{ "print-control", no_argument, NULL, OPT_PRINT_CONTROL },
+		{ "table", no_argument, NULL, OPT_TABLE },
+		{ "ibs-op", required_argument, NULL, OPT_IBS_OP },
+		{ "ibs-fetch", required_argument, NULL, OPT_IBS_FETCH },
+		{ "ibs-ops", no_argument, NULL, OPT_IBS_OPS },
+		{ "ibs-rand", no_argument, NULL, OPT_IBS_RAND },
+		{ "ibs-kernel", no_argument, NULL, OPT_IBS_KERNEL },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 }
 	};
@@ -257,30 +311,66 @@ static int parse_args(struct opts *o, int argc, char **argv)
 		fprintf(stderr, "perfex: -x and -j: give one output format\n");
 		return -1;
 	}
-	return 0;
+	return check_ibs_opts(o);
+}
+
+/*
+ * -o FILE: the counts, or with IBS the samples (whose default is
+ * standard output; the counts then stay on standard error).
+ */
+static FILE *open_output(const struct opts *o, FILE *dflt)
+{
+	FILE *f;
+
+	if (!o->output)
+		return dflt;
+	f = fopen(o->output, "we");
+	if (!f)
+		fprintf(stderr, "perfex: -o %s: %s: check the path and its permissions\n",
+			o->output, strerror(errno));
+	return f;
+}
+
+static int close_output(const struct opts *o, FILE *f, int ret)
+{
+	int err;
+
+	if (f == stderr)
+		return ret;
+	err = ferror(f) | fflush(f);
+	if (f != stdout)
+		err |= fclose(f);
+	if (err && !ret) {
+		fprintf(stderr, "perfex: %s%s: %s\n", o->output ? "-o " : "",
+			o->output ? o->output : "standard output",
+			strerror(errno));
+		ret = EX_FAIL;
+	}
+	return ret;
 }
 
 /* Counting COMMAND: 0 or perfex's exit status, else the command's. */
 static int count(const struct opts *o)
 {
+	struct ibs_sink sink = { .sep = o->sep ? o->sep : ",", .json = o->json };
+	int ibs = ibs_engines(&o->ibs);
 	struct stats s = { 0 };
 	int ret, status = 0;
 	struct counts c;
 	struct plan p;
-	FILE *out = stderr;
+	FILE *out;
 	unsigned int i;
 
-	if (o->output) {
-		out = fopen(o->output, "we");
-		if (!out) {
-			fprintf(stderr, "perfex: -o %s: %s: check the path and its permissions\n",
-				o->output, strerror(errno));
-			return EX_FAIL;
-		}
-	}
+	out = open_output(o, ibs ? stdout : stderr);
+	if (!out)
+		return EX_FAIL;
+	sink.f = ibs ? out : NULL;
+	/* The command may write there too: whole lines, each one write. */
+	if (out == stdout)
+		setvbuf(stdout, NULL, _IOLBF, 0);
 	ret = make_plan(o, &p);
 	for (i = 0; !ret && i < o->repeat; i++) {
-		ret = run_command(&p, o->cmd, &c, &status);
+		ret = run_command(&p, o->cmd, &c, &status, &sink);
 		if (ret)
 			break;
 		stats_add(&s, &p, &c);
@@ -288,12 +378,12 @@ static int count(const struct opts *o)
 		if (WIFSIGNALED(status))
 			break;
 	}
-	if (s.runs)
-		print_stats(out, o, &p, &s);
-	if (out != stderr && fclose(out) && !ret) {
-		fprintf(stderr, "perfex: -o %s: %s\n", o->output, strerror(errno));
+	ibs_summary(&sink);
+	if (s.runs && p.print_counts)
+		print_stats(ibs ? stderr : out, o, &p, &s);
+	ret = close_output(o, out, ret);
+	if (!ret && sink.failed)
 		ret = EX_FAIL;
-	}
 	if (ret)
 		return ret;
 	if (WIFSIGNALED(status))
@@ -310,8 +400,9 @@ int main(int argc, char **argv)
 	if (parse_args(&o, argc, argv))
 		goto bad;
 	other = o.list || o.info || o.table || o.print_control;
-	if (other && (o.sep || o.json || o.output || o.repeat > 1)) {
-		fprintf(stderr, "perfex: -x, -j, -o and -r are for counting a command\n");
+	if (other && (o.sep || o.json || o.output || o.repeat > 1 ||
+		      o.ibs.flags)) {
+		fprintf(stderr, "perfex: -x, -j, -o, -r and --ibs-* are for counting a command\n");
 		goto bad;
 	}
 	if (o.list) {

@@ -26,6 +26,7 @@ struct opts {
 	unsigned int repeat;	/* -r */
 	char events[4096];	/* -e, joined with commas */
 	char **cmd;		/* the command and its arguments */
+	struct perfctr_ibs_control ibs;	/* --ibs-*: flags 0, none */
 };
 
 /* What a run counts, and how its rows are named. */
@@ -35,6 +36,8 @@ struct plan {
 	int counted;		/* 0: the events are shown unsupported */
 	struct perfctr_info info;
 	unsigned long long tsc_khz;	/* TSC ticks per ms; 0: unknown */
+	struct perfctr_ibs_control ibs;	/* the child's IBS; flags 0: none */
+	int print_counts;	/* 0: IBS alone, no counts asked for */
 };
 
 /* One run's totals: the command's own plus its members'. */
@@ -57,13 +60,37 @@ struct stats {
 	struct stat_acc ev[PERFCTR_NR_PMCS], tsc, elapsed;
 };
 
+/* Where the IBS samples go, and what the ring said at the end. */
+struct ibs_sink {
+	FILE *f;
+	const char *sep;	/* -x SEP's, or "," */
+	int json;		/* -j */
+	unsigned long long written;
+	struct vperfctr_ibs_stats stats;
+	int done;		/* stats are final */
+	int failed;		/* a drain failed: samples are missing */
+};
+
 /* run.c */
 unsigned int default_modes(void);
 const struct perfctr_event_table *pick_table(const char *cpuid);
 int make_plan(const struct opts *o, struct plan *p);
 int run_command(const struct plan *p, char **cmd, struct counts *c,
-		int *status);
+		int *status, struct ibs_sink *sink);
 void one_line(FILE *f, const char *prefix, const char *text);
+
+/* ibs.c */
+#define IBS_RING_PAGES	32	/* 1024 samples between drains */
+int parse_maxcnt(const char *opt, const char *arg, unsigned long max,
+		 __u32 *val);
+int ibs_engines(const struct perfctr_ibs_control *c);
+int check_ibs_opts(const struct opts *o);
+int ibs_plan_check(const struct perfctr_ibs_control *c, unsigned int caps);
+void ibs_refused(const struct perfctr_ibs_control *c, int err, int ring);
+void ibs_header(struct ibs_sink *k);
+int ibs_follow(struct vperfctr_ibs_ring *r, pid_t pid, int *status,
+	       struct ibs_sink *k);
+void ibs_summary(const struct ibs_sink *k);
 
 /* print.c */
 void stats_add(struct stats *s, const struct plan *p, const struct counts *c);

@@ -8,6 +8,9 @@
  * thread and process it goes on to create count too, and passes the
  * files to perfex over a socket before it execs the command. Those
  * descriptors still read the final counts once the command has exited.
+ * With --ibs-op or --ibs-fetch the child sets IBS up on itself too and
+ * sends its sample ring, which perfex drains while the command runs
+ * (ibs.c).
  */
 #define _GNU_SOURCE
 #include <errno.h>
@@ -166,11 +169,19 @@ int make_plan(const struct opts *o, struct plan *p)
 	mult = p->info.tsc_to_cpu_mult > 1 ? p->info.tsc_to_cpu_mult : 1;
 	p->tsc_khz = p->info.cpu_khz / mult;
 	p->counted = !tsc_only_cpu(&p->info);
+	p->ibs = o->ibs;
+	if (ibs_engines(&p->ibs))
+		p->ibs.ring_pages = IBS_RING_PAGES;
+	/* IBS alone counts the TSC only, and prints no counts. */
+	p->print_counts = o->events[0] || !ibs_engines(&p->ibs);
+	err = ibs_plan_check(&p->ibs, p->info.ibs_caps);
+	if (err)
+		return err;
 	if (o->events[0]) {
 		err = given_plan(o, p);
 		if (err)
 			return err;
-	} else if (p->counted) {
+	} else if (p->counted && p->print_counts) {
 		t = perfctr_event_table(p->info.cpuid);
 		if (t)
 			default_plan(t, default_modes(), p);
@@ -180,7 +191,8 @@ int make_plan(const struct opts *o, struct plan *p)
 				p->info.cpuid);
 	}
 	if (!p->counted) {
-		tsc_only_note(p);
+		if (p->print_counts)
+			tsc_only_note(p);
 		memset(&p->ctl, 0, sizeof(p->ctl));
 	}
 	p->ctl.cpu_control.tsc_on = 1;
@@ -191,7 +203,10 @@ int make_plan(const struct opts *o, struct plan *p)
 /* --- the child --- */
 
 /* How far the child got: what its report names. */
-enum stage { ST_OPEN = 1, ST_CONTROL, ST_NOINHERIT, ST_SEND, ST_EXEC };
+enum stage {
+	ST_OPEN = 1, ST_CONTROL, ST_NOINHERIT, ST_IBS, ST_IBS_RING, ST_SEND,
+	ST_EXEC
+};
 
 struct report {
 	int stage, err;
@@ -236,11 +251,28 @@ static int child_control(struct vperfctr *vp, const struct vperfctr_control *ctl
 	return ST_NOINHERIT;
 }
 
+/* IBS after the counters: its samples begin as close to the exec. */
+static struct vperfctr_ibs_ring *child_ibs(struct vperfctr *vp,
+					   const struct plan *p, int rep)
+{
+	struct vperfctr_ibs_ring *r;
+
+	if (!ibs_engines(&p->ibs))
+		return NULL;
+	if (vperfctr_ibs_control(vp, &p->ibs))
+		child_fail(rep, ST_IBS, errno);
+	r = vperfctr_ibs_ring_open(vp);
+	if (!r)
+		child_fail(rep, ST_IBS_RING, errno);
+	return r;
+}
+
 /* Never returns: execs the command, or _exit()s. */
 static void child(const struct plan *p, char **cmd, int sock, int rep,
 		  const struct saved_signals *sigs)
 {
 	struct vperfctr *vp = vperfctr_open();
+	struct vperfctr_ibs_ring *ring;
 	int stage;
 	char go;
 
@@ -249,8 +281,11 @@ static void child(const struct plan *p, char **cmd, int sock, int rep,
 	stage = child_control(vp, &p->ctl);
 	if (stage)
 		child_fail(rep, stage, errno);
-	if (vperfctr_send(vp, sock))
+	ring = child_ibs(vp, p, rep);
+	if (vperfctr_send(vp, sock) ||
+	    (ring && vperfctr_ibs_ring_send(ring, sock)))
 		child_fail(rep, ST_SEND, errno);
+	vperfctr_ibs_ring_close(ring);
 	vperfctr_close(vp);
 	/* perfex starts the clock, then says go; EOF: perfex went away. */
 	if (read(sock, &go, 1) != 1)
@@ -332,13 +367,18 @@ static void control_refused(int err)
 	one_line(stderr, head, why ? why : "");
 }
 
-static int child_failed(const char *cmd, const struct report *r)
+static int child_failed(const struct plan *p, const char *cmd,
+			const struct report *r)
 {
 	switch (r->stage) {
 	case ST_EXEC:
 		return exec_failed(cmd, r->err);
 	case ST_CONTROL:
 		control_refused(r->err);
+		break;
+	case ST_IBS:
+	case ST_IBS_RING:
+		ibs_refused(&p->ibs, r->err, r->stage == ST_IBS_RING);
 		break;
 	case ST_NOINHERIT:
 	case ST_SEND:
@@ -468,23 +508,60 @@ static double since(const struct timespec *t0)
 	return (t.tv_sec - t0->tv_sec) + (t.tv_nsec - t0->tv_nsec) / 1e9;
 }
 
+/*
+ * The child's handle, and its IBS ring where the plan samples: 0, or
+ * perfex's exit status after saying why the child sent none.
+ */
+static int receive(const struct plan *p, char **cmd, pid_t pid, int sock,
+		   int rep, struct vperfctr **vp, struct vperfctr_ibs_ring **ring)
+{
+	const char *what = "it sent another thread's counters";
+	struct report r;
+
+	*ring = NULL;
+	*vp = vperfctr_receive(sock);
+	if (*vp && vperfctr_tid(*vp) == pid) {
+		if (!ibs_engines(&p->ibs))
+			return 0;
+		*ring = vperfctr_ibs_ring_receive(sock);
+		if (*ring)
+			return 0;
+	}
+	if (!*vp || vperfctr_tid(*vp) == pid)
+		what = strerror(errno);
+	vperfctr_close(*vp);
+	if (read_report(rep, &r) == sizeof(r))
+		return child_failed(p, cmd[0], &r);
+	fprintf(stderr, "perfex: the counting child failed: %s\n", what);
+	return EX_FAIL;
+}
+
+/* The command's end; with IBS, its samples meanwhile. */
+static int wait_command(struct vperfctr_ibs_ring *ring, pid_t pid,
+			int *status, struct ibs_sink *sink)
+{
+	if (!ring)
+		return reap(pid, status);
+	return ibs_follow(ring, pid, status, sink);
+}
+
 /* The parent's side, from the handle received to the counts read. */
 static int parent(const struct plan *p, char **cmd, pid_t pid, int sock,
-		  int rep, struct counts *c, int *status)
+		  int rep, struct counts *c, int *status,
+		  struct ibs_sink *sink)
 {
-	struct vperfctr *vp = vperfctr_receive(sock);
+	struct vperfctr_ibs_ring *ring;
+	struct vperfctr *vp;
 	struct timespec t0;
 	struct report r;
-	int err = errno, ret;
+	int ret;
 
-	if (!vp || vperfctr_tid(vp) != pid) {
-		vperfctr_close(vp);
-		if (read_report(rep, &r) == sizeof(r))
-			return child_failed(cmd[0], &r);
-		fprintf(stderr, "perfex: the counting child failed: %s\n",
-			vp ? "it sent another thread's counters" : strerror(err));
-		return EX_FAIL;
-	}
+	ret = receive(p, cmd, pid, sock, rep, &vp, &ring);
+	if (ret)
+		return ret;
+	/* Before the command's own output, where they share a file. */
+	if (ring)
+		ibs_header(sink);
 	clock_gettime(CLOCK_MONOTONIC, &t0);
 	/* A child gone already must not take perfex with it (SIGPIPE). */
 	if (send(sock, "g", 1, MSG_NOSIGNAL) != 1) {
@@ -492,13 +569,14 @@ static int parent(const struct plan *p, char **cmd, pid_t pid, int sock,
 			strerror(errno));
 		ret = EX_FAIL;
 	} else if (read_report(rep, &r) == sizeof(r)) {
-		ret = child_failed(cmd[0], &r);
-	} else if (reap(pid, status)) {
+		ret = child_failed(p, cmd[0], &r);
+	} else if (wait_command(ring, pid, status, sink)) {
 		ret = EX_FAIL;
 	} else {
 		c->elapsed = since(&t0);
 		ret = collect(vp, p, cmd, c);
 	}
+	vperfctr_ibs_ring_close(ring);
 	vperfctr_close(vp);
 	return ret;
 }
@@ -508,7 +586,7 @@ static int parent(const struct plan *p, char **cmd, pid_t pid, int sock,
  * @status, or perfex's exit status after it said what went wrong.
  */
 int run_command(const struct plan *p, char **cmd, struct counts *c,
-		int *status)
+		int *status, struct ibs_sink *sink)
 {
 	struct sigaction ign = { .sa_handler = SIG_IGN };
 	struct saved_signals sigs;
@@ -536,7 +614,8 @@ int run_command(const struct plan *p, char **cmd, struct counts *c,
 	close(sv[1]);
 	close(rep[1]);
 	err = errno;
-	ret = pid < 0 ? -1 : parent(p, cmd, pid, sv[0], rep[0], c, status);
+	ret = pid < 0 ? -1 :
+	      parent(p, cmd, pid, sv[0], rep[0], c, status, sink);
 	close(sv[0]);
 	close(rep[0]);
 	/* Closing the socket released a child that waits for go. */

@@ -213,12 +213,6 @@ unsigned long long px_tsc(const struct px_result *r)
 
 /* --- -j: a strict reader of flat objects --- */
 
-struct json_member {
-	char key[64];
-	char val[128];
-	int is_string;
-};
-
 static const char *json_ws(const char *p)
 {
 	return p + strspn(p, " \t");
@@ -280,7 +274,7 @@ static const char *json_num(const char *p, char *out, size_t size)
 }
 
 /* One line, one object of string and number members; how many, or -1. */
-static int json_object(const char *p, struct json_member *m, int max)
+static int json_object(const char *p, struct px_json_member *m, int max)
 {
 	int n = 0, i;
 
@@ -329,7 +323,7 @@ static const struct {
 };
 
 /* Exactly the documented keys, of the documented types, into @r. */
-static int json_row(const struct json_member *m, int n, int variance,
+static int json_row(const struct px_json_member *m, int n, int variance,
 		    struct px_row *r)
 {
 	int want = ARRAY_SIZE(json_keys) - !variance, i, k;
@@ -351,9 +345,14 @@ static int json_row(const struct json_member *m, int n, int variance,
 	return 0;
 }
 
+int px_json_line(const char *line, struct px_json_member *m, int max)
+{
+	return json_object(line, m, max);
+}
+
 int px_json(const char *text, struct px_row *rows, int max, int variance)
 {
-	struct json_member m[16];
+	struct px_json_member m[16];
 	char line[1024];
 	int n = 0, k;
 

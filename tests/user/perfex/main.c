@@ -19,6 +19,7 @@ static const check_area_fn areas[] = {
 	px_errors_tcase,
 	px_inherit_tcase,
 	px_send_tcase,
+	px_ibs_tcase,
 };
 
 int main(int argc, char **argv)

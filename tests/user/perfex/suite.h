@@ -17,6 +17,7 @@ void px_format_tcase(struct Suite *s);
 void px_errors_tcase(struct Suite *s);
 void px_inherit_tcase(struct Suite *s);
 void px_send_tcase(struct Suite *s);
+void px_ibs_tcase(struct Suite *s);
 
 #define OUT_MAX		16384
 
@@ -82,6 +83,18 @@ struct px_row {
 int px_csv(const char *text, const char *sep, struct px_row *rows, int max);
 /* Parses -j lines, each a flat JSON object, into rows; -1 if one is not. */
 int px_json(const char *text, struct px_row *rows, int max, int variance);
+/* One member of a flat JSON object, as the strict reader took it. */
+struct px_json_member {
+	char key[64];
+	char val[128];
+	int is_string;
+};
+
+/*
+ * One line holding one flat object of string and number members, read
+ * strictly (no key twice, nothing after it): how many members, or -1.
+ */
+int px_json_line(const char *line, struct px_json_member *m, int max);
 /* The row named @name, or NULL. */
 const struct px_row *px_find(const struct px_row *rows, int n,
 			     const char *name);

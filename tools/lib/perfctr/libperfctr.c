@@ -47,6 +47,8 @@ struct vperfctr {
 	int command_fd;
 	int status_fd;
 	int children_fd;	/* -1: a module without <tid>/children */
+	int ibs_fd;		/* <tid>/ibs, opened at first use; -1 */
+	char dir[32];		/* the files' directory; "": received */
 	pid_t tid;
 	int can_tsc;		/* RDTSC usable: fast_tsc may be set */
 	int can_ctrs;		/* and RDPMC too: fast_ctrs may be set */
@@ -106,6 +108,8 @@ static void parse_info_line(struct perfctr_info *info, const char *key,
 		copy_field(info->reserved_by, sizeof(info->reserved_by), val);
 	else if (!strcmp(key, "cpuid"))
 		copy_field(info->cpuid, sizeof(info->cpuid), val);
+	else if (!strcmp(key, "ibs_caps"))
+		info->ibs_caps = strtoul(val, NULL, 16);
 }
 
 int perfctr_info(struct perfctr_info *info)
@@ -267,6 +271,8 @@ static void vp_free(struct vperfctr *vp)
 		close(vp->status_fd);
 	if (vp->children_fd >= 0)
 		close(vp->children_fd);
+	if (vp->ibs_fd >= 0)
+		close(vp->ibs_fd);
 	free(vp);
 	errno = saved;
 }
@@ -336,6 +342,7 @@ static struct vperfctr *vp_alloc(pid_t tid)
 	vp->command_fd = -1;
 	vp->status_fd = -1;
 	vp->children_fd = -1;
+	vp->ibs_fd = -1;
 	vp->tid = tid;
 	vp->state_size = sysconf(_SC_PAGESIZE);
 	return vp;
@@ -378,6 +385,7 @@ static struct vperfctr *vp_open(const char *dir, pid_t tid, int self)
 	    (self && vp_open_state(vp, dfd, &info)))
 		goto fail_dir;
 	close(dfd);
+	snprintf(vp->dir, sizeof(vp->dir), "%s", dir);
 	return vp;
 
 fail_dir:
@@ -865,4 +873,292 @@ retry:
 	if (st->seq != seq || (live && pmc_view_changed(&view)))
 		goto retry;
 	return sum;
+}
+
+/*
+ * IBS (<perfctr/ibs.h>). The control is a plain file; the ring is the
+ * kernel's mapped page of counts and its slots, which the kernel fills
+ * at head and the reader empties at tail. The reader loads head with
+ * acquire order, so the slots before it are complete when copied, and
+ * publishes a new tail by writing it to the file, after the copies: the
+ * kernel reuses no slot before that.
+ */
+#ifdef __powerpc__
+/*
+ * IBS is AMD's: no ring is ever opened on ppc32, which has no 64-bit
+ * atomic loads without libatomic.
+ */
+#define IBS_RING_HERE	0
+static inline __u64 ring_load(const __u64 *p)
+{
+	return *p;
+}
+#else
+#define IBS_RING_HERE	1
+static inline __u64 ring_load(const __u64 *p)
+{
+	return __atomic_load_n(p, __ATOMIC_ACQUIRE);
+}
+#endif
+
+struct vperfctr_ibs_ring {
+	const struct perfctr_ibs_ring *hdr;
+	const unsigned char *slots;
+	size_t map_size;
+	unsigned int ring_pages;
+	int fd;
+};
+
+/* <dir>/@name of a handle that has a directory, close-on-exec. */
+static int vp_open_file(const struct vperfctr *vp, const char *name, int flags)
+{
+	char path[64];
+
+	if (!vp->dir[0]) {
+		errno = EBADF;
+		return -1;
+	}
+	snprintf(path, sizeof(path), "%s/%s", vp->dir, name);
+	return open(path, flags | O_CLOEXEC);
+}
+
+static int vp_ibs_fd(struct vperfctr *vp)
+{
+	if (vp->ibs_fd < 0)
+		vp->ibs_fd = vp_open_file(vp, "ibs", O_RDWR);
+	return vp->ibs_fd;
+}
+
+int vperfctr_ibs_control(struct vperfctr *vp,
+			 const struct perfctr_ibs_control *c)
+{
+	if (vp_ibs_fd(vp) < 0)
+		return -1;
+	return io_result(pwrite(vp->ibs_fd, c, sizeof(*c), 0), sizeof(*c));
+}
+
+int vperfctr_read_ibs_control(struct vperfctr *vp,
+			      struct perfctr_ibs_control *c)
+{
+	if (vp_ibs_fd(vp) < 0)
+		return -1;
+	return io_result(pread(vp->ibs_fd, c, sizeof(*c), 0), sizeof(*c));
+}
+
+/* The header the kernel wrote: this ABI's, and slots that fit @size. */
+static int ring_header_ok(const struct perfctr_ibs_ring *h, size_t size)
+{
+	return h->magic == PERFCTR_IBS_RING_MAGIC &&
+	       h->sample_size == sizeof(struct perfctr_ibs_sample) &&
+	       h->nr_slots && (size_t)h->nr_slots * h->sample_size <= size;
+}
+
+/*
+ * Maps @fd's ring of @ring_pages data pages (the kernel maps only the
+ * whole of it, header page first); takes @fd, closing it on failure.
+ */
+static struct vperfctr_ibs_ring *ring_map(int fd, unsigned int ring_pages)
+{
+	size_t page = sysconf(_SC_PAGESIZE);
+	size_t size = (1 + (size_t)ring_pages) * page;
+	struct vperfctr_ibs_ring *r = NULL;
+	void *p;
+	int err;
+
+	if (!IBS_RING_HERE) {
+		err = EOPNOTSUPP;
+		goto fail;
+	}
+	if (!ring_pages || ring_pages > PERFCTR_IBS_RING_MAX) {
+		err = EPROTO;
+		goto fail;
+	}
+	r = calloc(1, sizeof(*r));
+	if (!r) {
+		err = ENOMEM;
+		goto fail;
+	}
+	p = mmap(NULL, size, PROT_READ, MAP_SHARED, fd, 0);
+	if (p == MAP_FAILED) {
+		err = errno;
+		goto fail;
+	}
+	if (!ring_header_ok(p, size - page)) {
+		munmap(p, size);
+		err = EPROTO;
+		goto fail;
+	}
+	r->hdr = p;
+	r->slots = (const unsigned char *)p + page;
+	r->map_size = size;
+	r->ring_pages = ring_pages;
+	r->fd = fd;
+	return r;
+
+fail:
+	free(r);
+	close(fd);
+	errno = err;
+	return NULL;
+}
+
+struct vperfctr_ibs_ring *vperfctr_ibs_ring_open(struct vperfctr *vp)
+{
+	struct perfctr_ibs_control c;
+	int fd;
+
+	if (vperfctr_read_ibs_control(vp, &c))
+		return NULL;
+	if (!c.flags) {
+		errno = ENODATA;
+		return NULL;
+	}
+	fd = vp_open_file(vp, "ibs_ring", O_RDWR);
+	if (fd < 0)
+		return NULL;
+	return ring_map(fd, c.ring_pages ? c.ring_pages :
+			PERFCTR_IBS_RING_PAGES);
+}
+
+void vperfctr_ibs_ring_close(struct vperfctr_ibs_ring *r)
+{
+	int saved = errno;
+
+	if (!r)
+		return;
+	munmap((void *)r->hdr, r->map_size);
+	close(r->fd);
+	free(r);
+	errno = saved;
+}
+
+const struct perfctr_ibs_ring *
+vperfctr_ibs_header(const struct vperfctr_ibs_ring *r)
+{
+	return r->hdr;
+}
+
+int vperfctr_ibs_drain(struct vperfctr_ibs_ring *r,
+		       struct perfctr_ibs_sample *buf, unsigned int max)
+{
+	const struct perfctr_ibs_ring *h = r->hdr;
+	__u64 head = ring_load(&h->head);
+	__u64 tail = ring_load(&h->tail);
+	unsigned int n, i;
+
+	/* The kernel keeps head - tail within the slots; never trust it. */
+	if (head < tail || head - tail > h->nr_slots) {
+		errno = EPROTO;
+		return -1;
+	}
+	n = head - tail < max ? head - tail : max;
+	for (i = 0; i < n; i++)
+		memcpy(&buf[i], r->slots + ((tail + i) % h->nr_slots) *
+		       sizeof(*buf), sizeof(*buf));
+	if (!n)
+		return 0;
+	/* The copies are done before the slots are handed back. */
+	__atomic_thread_fence(__ATOMIC_RELEASE);
+	tail += n;
+	if (io_result(pwrite(r->fd, &tail, sizeof(tail), 0), sizeof(tail)))
+		return -1;
+	return n;
+}
+
+void vperfctr_ibs_stats(const struct vperfctr_ibs_ring *r,
+			struct vperfctr_ibs_stats *st)
+{
+	const struct perfctr_ibs_ring *h = r->hdr;
+
+	st->head = ring_load(&h->head);
+	st->tail = ring_load(&h->tail);
+	st->lost = ring_load(&h->lost);
+	st->filtered = ring_load(&h->filtered);
+	st->busy = ring_load(&h->busy);
+}
+
+/* A ring in a message: its descriptor, and its size to map it by. */
+#define IBS_MSG_MAGIC	0x69627331U	/* "ibs1" */
+
+struct ibs_msg {
+	__u32 magic;
+	__u32 ring_pages;
+};
+
+int vperfctr_ibs_ring_send(const struct vperfctr_ibs_ring *r, int sock)
+{
+	struct ibs_msg m = { IBS_MSG_MAGIC, r->ring_pages };
+	struct iovec iov = { &m, sizeof(m) };
+	union vp_cmsg_buf u;
+	struct msghdr mh;
+	struct cmsghdr *c;
+	ssize_t n;
+
+	memset(&u, 0, sizeof(u));
+	memset(&mh, 0, sizeof(mh));
+	mh.msg_iov = &iov;
+	mh.msg_iovlen = 1;
+	mh.msg_control = u.buf;
+	mh.msg_controllen = CMSG_SPACE(sizeof(int));
+	c = CMSG_FIRSTHDR(&mh);
+	c->cmsg_level = SOL_SOCKET;
+	c->cmsg_type = SCM_RIGHTS;
+	c->cmsg_len = CMSG_LEN(sizeof(int));
+	memcpy(CMSG_DATA(c), &r->fd, sizeof(int));
+	do
+		n = sendmsg(sock, &mh, MSG_NOSIGNAL);
+	while (n < 0 && errno == EINTR);
+	return io_result(n, sizeof(m));
+}
+
+/* 0, or minus the errno that refuses a ring's message. */
+static int ibs_msg_check(const struct msghdr *mh, ssize_t n,
+			 const struct ibs_msg *m, int fd, unsigned int nfds)
+{
+	struct statfs sfs;
+	int fl;
+
+	if (!n && !nfds)
+		return -ENOMSG;
+	if ((mh->msg_flags & MSG_CTRUNC) || nfds != 1)
+		return -EPROTO;
+	if ((mh->msg_flags & MSG_TRUNC) || n != sizeof(*m) ||
+	    m->magic != IBS_MSG_MAGIC)
+		return -EBADMSG;
+	fl = fcntl(fd, F_GETFL);
+	if (fl < 0 || (fl & O_ACCMODE) != O_RDWR || fstatfs(fd, &sfs) ||
+	    sfs.f_type != PERFCTR_FS_MAGIC)
+		return -EBADMSG;
+	return 0;
+}
+
+struct vperfctr_ibs_ring *vperfctr_ibs_ring_receive(int sock)
+{
+	struct ibs_msg m = { 0, 0 };
+	struct iovec iov = { &m, sizeof(m) };
+	union vp_cmsg_buf u;
+	struct msghdr mh;
+	unsigned int nfds;
+	int fd = -1, err;
+	ssize_t n;
+
+	memset(&mh, 0, sizeof(mh));
+	mh.msg_iov = &iov;
+	mh.msg_iovlen = 1;
+	mh.msg_control = u.buf;
+	mh.msg_controllen = sizeof(u.buf);
+	do
+		n = recvmsg(sock, &mh, MSG_CMSG_CLOEXEC);
+	while (n < 0 && errno == EINTR);
+	if (n < 0)
+		return NULL;
+	nfds = take_fds(&mh, &fd, 1);
+	err = -ibs_msg_check(&mh, n, &m, fd, nfds);
+	if (err) {
+		if (nfds)
+			close(fd);
+		errno = err;
+		return NULL;
+	}
+	return ring_map(fd, m.ring_pages);
 }

@@ -12,6 +12,7 @@
 
 #include <sys/types.h>
 #include <perfctr/perfctr.h>
+#include <perfctr/ibs.h>
 
 #ifdef __cplusplus
 extern "C" {
@@ -35,6 +36,7 @@ struct perfctr_info {
 	int paranoid;			/* perfctr.paranoid */
 	char reserved_by[128];		/* who holds the counters, or "none" */
 	char cpuid[64];			/* perf's CPU id (events.rst) */
+	unsigned int ibs_caps;		/* PERFCTR_IBS_CAP_*; 0: no IBS */
 };
 
 int perfctr_info(struct perfctr_info *info);
@@ -117,6 +119,59 @@ int vperfctr_read_status(struct vperfctr *vp, char *buf, size_t size);
 
 /* The mapped state page, or NULL (remote handles). */
 const struct vperfctr_state *vperfctr_state(const struct vperfctr *vp);
+
+/*
+ * AMD Instruction-Based Sampling of the handle's thread (<perfctr/ibs.h>,
+ * amd.rst). The control is written and read whole; flags 0 stops IBS
+ * and frees its ring. ENOENT: a module without IBS files; EBADF: a
+ * received handle, which has no directory to open ibs in.
+ */
+int vperfctr_ibs_control(struct vperfctr *vp,
+			 const struct perfctr_ibs_control *c);
+int vperfctr_read_ibs_control(struct vperfctr *vp,
+			      struct perfctr_ibs_control *c);
+
+/*
+ * The thread's sample ring (<tid>/ibs_ring), mapped read-only. It stays
+ * readable after the thread exits, until closed. ENODATA: the thread has
+ * no IBS set up.
+ */
+struct vperfctr_ibs_ring;
+
+struct vperfctr_ibs_ring *vperfctr_ibs_ring_open(struct vperfctr *vp);
+void vperfctr_ibs_ring_close(struct vperfctr_ibs_ring *r);
+/* The ring's header page (magic, head, tail, lost, ...) as mapped. */
+const struct perfctr_ibs_ring *
+vperfctr_ibs_header(const struct vperfctr_ibs_ring *r);
+
+/*
+ * Copies up to @max of the oldest samples to @buf and hands their slots
+ * back to the kernel (writes the new tail); returns how many (0: none
+ * yet) or -1.
+ */
+int vperfctr_ibs_drain(struct vperfctr_ibs_ring *r,
+		       struct perfctr_ibs_sample *buf, unsigned int max);
+
+/* The ring's counts, as of now. */
+struct vperfctr_ibs_stats {
+	unsigned long long head;	/* samples written, ever */
+	unsigned long long tail;	/* of them consumed */
+	unsigned long long lost;	/* dropped: the ring was full */
+	unsigned long long filtered;	/* kernel samples dropped */
+	unsigned long long busy;	/* perf's IBS held the CPU */
+};
+
+void vperfctr_ibs_stats(const struct vperfctr_ibs_ring *r,
+			struct vperfctr_ibs_stats *st);
+
+/*
+ * Passing a ring to another process, as vperfctr_send() does a handle:
+ * one message with the ibs_ring descriptor; the receiver maps it.
+ * vperfctr_ibs_ring_receive() refuses what vperfctr_receive() refuses,
+ * with the same errnos (one descriptor, not five).
+ */
+int vperfctr_ibs_ring_send(const struct vperfctr_ibs_ring *r, int sock);
+struct vperfctr_ibs_ring *vperfctr_ibs_ring_receive(int sock);
 
 /*
  * Named events (Documentation/perfctr/events.rst).
