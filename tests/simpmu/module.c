@@ -13,3 +13,4 @@
 #include "../../drivers/perfctr/policy.c"
 #include "../../drivers/perfctr/cpu.c"
 #include "../../drivers/perfctr/perfmon.c"
+#include "../../drivers/perfctr/ibs.c"
