@@ -25,6 +25,7 @@
 
 /* MSRC001_1030 IbsFetchCtl */
 #define IBS_FETCH_MAXCNT	0x000000000000FFFFULL	/* MaxCnt[19:4] */
+#define IBS_FETCH_CNT		0x00000000FFFF0000ULL	/* count[19:4] */
 #define IBS_FETCH_EN		BIT_ULL(48)
 #define IBS_FETCH_VAL		BIT_ULL(49)
 #define IBS_FETCH_PHY_VALID	BIT_ULL(52)		/* IbsPhyAddrValid */
@@ -35,6 +36,7 @@
 #define IBS_OP_VAL		BIT_ULL(18)
 #define IBS_OP_CNT_CTL		BIT_ULL(19)		/* count dispatched ops */
 #define IBS_OP_MAXCNT_EXT	0x0000000007F00000ULL	/* MaxCnt[26:20] */
+#define IBS_OP_CUR_CNT		0x07FFFFFF00000000ULL	/* IbsOpCurCnt */
 /* MSRC001_1035 IbsOpData1, MSRC001_1037 IbsOpData3 */
 #define IBS_RIP_INVALID		BIT_ULL(38)
 #define IBS_DC_LIN_VALID	BIT_ULL(17)
@@ -65,6 +67,7 @@ struct pc_ibs_cpu {
 
 static DEFINE_PER_CPU(struct pc_ibs_cpu, pc_ibs);
 static u32 pc_ibs_caps;
+static bool pc_ibs_fam10;		/* stop in two writes (erratum 420) */
 static perfctr_ibs_handler_t pc_ibs_handler;
 static DEFINE_MUTEX(pc_ibs_lock);	/* reservations and busy scans */
 static unsigned int pc_ibs_users;
@@ -80,6 +83,7 @@ void pc_ibs_init(const struct pc_cpu_ident *id)
 	if (id->family < 0x10 || !id->has_ibs)
 		return;
 	pc_ibs_caps = id->ibs_caps;
+	pc_ibs_fam10 = id->family == 0x10;
 	/*
 	 * Without IbsFfv the leaf's flags mean nothing; every IBS CPU has
 	 * fetch and op sampling (family 10h's baseline).
@@ -311,21 +315,25 @@ int perfctr_cpu_ibs_resume(struct perfctr_ibs_state *st)
 }
 
 /*
- * Stop one engine if it is still @start's: En and Val cleared. Returns
- * the control as it was, or 0 if the engine is not ours (perf took it).
+ * Stop one engine if it is still @start's: En, Val and the count
+ * cleared. Family 10h clears Val and the count with the engine still
+ * enabled first, else an interrupt may stay pending that nothing can
+ * clear (erratum 420 of AMD's family 10h revision guide). Returns the
+ * control as it was, or 0 if the engine is not ours (perf took it).
  */
-static u64 pc_ibs_stop(u32 msr, u64 start, u64 mine, u64 en_val)
+static u64 pc_ibs_stop(u32 msr, u64 start, u64 mine, u64 en, u64 val_cnt)
 {
 	u64 ctl;
 
 	if (!start)
 		return 0;
 	ctl = pc_rdmsr(msr);
-	if (pc_ibs_is(start, ctl, mine)) {
-		pc_wrmsr(msr, ctl & ~en_val);
-		return ctl;
-	}
-	return 0;
+	if (!pc_ibs_is(start, ctl, mine))
+		return 0;
+	if (pc_ibs_fam10)
+		pc_wrmsr(msr, ctl & ~val_cnt);
+	pc_wrmsr(msr, ctl & ~(en | val_cnt));
+	return ctl;
 }
 
 /*
@@ -347,9 +355,9 @@ void perfctr_cpu_ibs_suspend(struct perfctr_ibs_state *st)
 	WRITE_ONCE(p->cur, NULL);
 	barrier();
 	fetch = pc_ibs_stop(MSR_AMD64_IBSFETCHCTL, st->fetch_ctl, IBS_FETCH_MINE,
-			    IBS_FETCH_EN | IBS_FETCH_VAL);
+			    IBS_FETCH_EN, IBS_FETCH_VAL | IBS_FETCH_CNT);
 	op = pc_ibs_stop(MSR_AMD64_IBSOPCTL, st->op_ctl, IBS_OP_MINE,
-			 IBS_OP_EN | IBS_OP_VAL);
+			 IBS_OP_EN, IBS_OP_VAL | IBS_OP_CUR_CNT);
 	WRITE_ONCE(p->late, (fetch & IBS_FETCH_VAL) || (op & IBS_OP_VAL));
 	if (fetch & IBS_FETCH_VAL) {
 		pc_ibs_fetch_sample(&s, fetch);

@@ -380,6 +380,34 @@ static void ibs_resume_suspend_writes(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, perfctr_x86_sim.nr_bad, 0U);
 }
 
+/*
+ * Suspend stops each engine with one write; family 10h with two, Val and
+ * the count cleared while still enabled first (its erratum 420).
+ */
+static void ibs_suspend_writes_per_family(struct kunit *test)
+{
+	const struct sim_model *models[] = { &sim_fam15, &sim_fam10 };
+	struct perfctr_ibs_state *st;
+	unsigned int i, writes;
+
+	for (i = 0; i < ARRAY_SIZE(models); i++) {
+		ibs_start(test, models[i]);
+		KUNIT_ASSERT_EQ(test, perfctr_cpu_ibs_reserve(), 0);
+		st = ibs_state(test, PERFCTR_IBS_FETCH | PERFCTR_IBS_OP, 0x100, 0x100);
+		KUNIT_ASSERT_EQ(test, ibs_resume(st), 0);
+		sim_tick(0x20);
+		writes = perfctr_x86_sim.nr_wrmsr;
+		ibs_suspend(st);
+		KUNIT_EXPECT_EQ(test, perfctr_x86_sim.nr_wrmsr - writes, 2 * (i + 1));
+		/* Stopped with the count zero: MaxCnt alone is left. */
+		KUNIT_EXPECT_EQ(test, sim_ibs.fetch_ctl, 0x10ULL);
+		KUNIT_EXPECT_EQ(test, sim_ibs.op_ctl, 0x10ULL);
+		perfctr_cpu_ibs_release();
+		sim_stop(test);
+	}
+	ibs_start(test, &sim_fam10);
+}
+
 /* Perf's IBS holds the CPU: EBUSY, and not one register written. */
 static void ibs_resume_busy(struct kunit *test)
 {
@@ -431,6 +459,7 @@ static void ibs_op_sample(struct kunit *test)
 	ibs_reserve(test);
 	st = ibs_state(test, PERFCTR_IBS_OP, 0, 0x100);
 	sim_ibs.rip = TEST_RIP;
+	perfctr_x86_sim.tsc = 0x123456789ULL;	/* still: every read gives it */
 	KUNIT_ASSERT_EQ(test, ibs_resume(st), 0);
 	sim_tick(0xFF);
 	KUNIT_EXPECT_EQ(test, ibs_nmi(), -1);
@@ -451,7 +480,7 @@ static void ibs_op_sample(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, last.dc_lin, SIM_IBS_DC_LIN);
 	KUNIT_EXPECT_EQ(test, last.dc_phys, SIM_IBS_DC_PHYS);
 	KUNIT_EXPECT_EQ(test, last.fetch_ctl | last.fetch_lin | last.fetch_phys, 0ULL);
-	KUNIT_EXPECT_NE(test, last.tsc, 0ULL);
+	KUNIT_EXPECT_EQ(test, last.tsc, 0x123456789ULL);
 	/* Restarted: the start value again, Val and the count clear. */
 	KUNIT_EXPECT_EQ(test, sim_ibs.op_ctl, st->op_ctl);
 	ibs_suspend(st);
@@ -662,6 +691,7 @@ static struct kunit_case ibs_cases[] = {
 	KUNIT_CASE(ibs_reserve_no_offset),
 	KUNIT_CASE(ibs_reserve_without_ibs),
 	KUNIT_CASE(ibs_resume_suspend_writes),
+	KUNIT_CASE(ibs_suspend_writes_per_family),
 	KUNIT_CASE(ibs_resume_busy),
 	KUNIT_CASE(ibs_suspend_leaves_perf),
 	KUNIT_CASE(ibs_op_sample),

@@ -390,15 +390,15 @@ static bool counting(unsigned int pmc)
 
 /* --- IBS: the model of model.h, registers from AMD's BKDG and PPRs --- */
 
-#define IBS_FETCH_EN		BIT_ULL(48)
-#define IBS_FETCH_VAL		BIT_ULL(49)
-#define IBS_FETCH_COMP		BIT_ULL(50)
-#define IBS_FETCH_PHY_VALID	BIT_ULL(52)
-#define IBS_FETCH_RAND_EN	BIT_ULL(57)
-#define IBS_OP_EN		BIT_ULL(17)
-#define IBS_OP_VAL		BIT_ULL(18)
-#define IBS_OP_CNT_CTL		BIT_ULL(19)
-#define IBS_OP_CUR_CNT		GENMASK_ULL(58, 32)
+#define SIM_IBS_FETCH_EN		BIT_ULL(48)
+#define SIM_IBS_FETCH_VAL		BIT_ULL(49)
+#define SIM_IBS_FETCH_COMP		BIT_ULL(50)
+#define SIM_IBS_FETCH_PHY_VALID	BIT_ULL(52)
+#define SIM_IBS_FETCH_RAND_EN	BIT_ULL(57)
+#define SIM_IBS_OP_EN		BIT_ULL(17)
+#define SIM_IBS_OP_VAL		BIT_ULL(18)
+#define SIM_IBS_OP_CNT_CTL		BIT_ULL(19)
+#define SIM_IBS_OP_CUR_CNT		GENMASK_ULL(58, 32)
 
 /* The IBS MSR @msr of this model, or NULL. */
 static u64 *sim_ibs_reg(u32 msr)
@@ -455,8 +455,8 @@ static void sim_ibs_sync(void)
 
 	ibs->fetch_ctl = (ibs->fetch_ctl & ~GENMASK_ULL(31, 16)) |
 			 (((ibs->fetch_cnt >> 4) & 0xFFFF) << 16);
-	ibs->op_ctl = (ibs->op_ctl & ~IBS_OP_CUR_CNT) |
-		      ((ibs->op_cnt << 32) & IBS_OP_CUR_CNT);
+	ibs->op_ctl = (ibs->op_ctl & ~SIM_IBS_OP_CUR_CNT) |
+		      ((ibs->op_cnt << 32) & SIM_IBS_OP_CUR_CNT);
 }
 
 /* The NMI goes out if IbsCtl names an LVT entry that is an unmasked NMI. */
@@ -475,7 +475,7 @@ static void sim_ibs_latch_fetch(void)
 	struct perfctr_x86_sim_ibs *ibs = &S.ibs;
 
 	ibs->fetch_ctl &= ~GENMASK_ULL(47, 32);
-	ibs->fetch_ctl |= IBS_FETCH_VAL | IBS_FETCH_COMP | IBS_FETCH_PHY_VALID |
+	ibs->fetch_ctl |= SIM_IBS_FETCH_VAL | SIM_IBS_FETCH_COMP | SIM_IBS_FETCH_PHY_VALID |
 			  SIM_IBS_FETCH_LAT << 32;
 	ibs->fetch_lin = ibs->rip;
 	ibs->fetch_phys = SIM_IBS_FETCH_PHYS | (ibs->rip & 0xFFF);
@@ -488,7 +488,7 @@ static void sim_ibs_latch_op(void)
 {
 	struct perfctr_x86_sim_ibs *ibs = &S.ibs;
 
-	ibs->op_ctl |= IBS_OP_VAL;
+	ibs->op_ctl |= SIM_IBS_OP_VAL;
 	ibs->op_rip = ibs->rip_invalid ? 0xBADBADBADULL : ibs->rip;
 	ibs->op_data[0] = SIM_IBS_OP_DATA1 | (ibs->rip_invalid ? BIT_ULL(38) : 0);
 	ibs->op_data[1] = SIM_IBS_OP_DATA2;
@@ -517,16 +517,16 @@ static void sim_ibs_tick(u64 n)
 
 	if (!S.m->ibs_caps)
 		return;
-	if ((ibs->fetch_ctl & IBS_FETCH_EN) && !(ibs->fetch_ctl & IBS_FETCH_VAL)) {
+	if ((ibs->fetch_ctl & SIM_IBS_FETCH_EN) && !(ibs->fetch_ctl & SIM_IBS_FETCH_VAL)) {
 		ibs->fetch_cnt = min(ibs->fetch_cnt + n, sim_ibs_fetch_max());
 		if (latch && ibs->fetch_cnt >= sim_ibs_fetch_max())
 			sim_ibs_latch_fetch();
 	}
-	if ((ibs->op_ctl & IBS_OP_EN) && !(ibs->op_ctl & IBS_OP_VAL) &&
+	if ((ibs->op_ctl & SIM_IBS_OP_EN) && !(ibs->op_ctl & SIM_IBS_OP_VAL) &&
 	    !ibs->foreign) {
 		u64 k = n;
 
-		if (ibs->op_ctl & IBS_OP_CNT_CTL) {	/* dispatched ops */
+		if (ibs->op_ctl & SIM_IBS_OP_CNT_CTL) {	/* dispatched ops */
 			ibs->op_cycles += n;
 			k = ibs->op_cycles / SIM_IBS_CYCLES_PER_OP;
 			ibs->op_cycles %= SIM_IBS_CYCLES_PER_OP;
@@ -572,14 +572,14 @@ static int sim_ibs_wrmsr(u32 msr, u64 val)
 	*sim_ibs_reg(msr) = val;
 	if (msr == 0xC0011030) {
 		ibs->fetch_cnt = ((val >> 16) & 0xFFFF) << 4;
-		if ((val & IBS_FETCH_EN) && (val & IBS_FETCH_RAND_EN))
+		if ((val & SIM_IBS_FETCH_EN) && (val & SIM_IBS_FETCH_RAND_EN))
 			ibs->fetch_cnt |= sim_ibs_random() & 0xF;
 	} else if (msr == 0xC0011033) {
-		ibs->op_cnt = (val & IBS_OP_CUR_CNT) >> 32;
+		ibs->op_cnt = (val & SIM_IBS_OP_CUR_CNT) >> 32;
 		ibs->op_cycles = 0;
 	}
 	sim_ibs_sync();
-	if ((ibs->fetch_ctl & IBS_FETCH_EN) || (ibs->op_ctl & IBS_OP_EN))
+	if ((ibs->fetch_ctl & SIM_IBS_FETCH_EN) || (ibs->op_ctl & SIM_IBS_OP_EN))
 		perfctr_x86_sim_ibs_changed();
 	return 0;
 }
