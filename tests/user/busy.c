@@ -99,16 +99,24 @@ static double thread_cpu_seconds(void)
 	return t.tv_sec + t.tv_nsec / 1e9;
 }
 
-/* Uses @ms milliseconds of the calling thread's CPU time. */
-static void burn(unsigned int ms)
+/*
+ * Uses @ms milliseconds of the calling thread's CPU time, in loops of
+ * @spins between clock reads (which run in the kernel and the vDSO).
+ */
+static void burn_in(unsigned int ms, int spins)
 {
 	double end = thread_cpu_seconds() + ms / 1e3;
 	int i;
 
 	/* The empty asm keeps the loop: a little work between clock reads. */
 	while (thread_cpu_seconds() < end)
-		for (i = 0; i < 1000; i++)
+		for (i = 0; i < spins; i++)
 			__asm__ __volatile__("" : : "r" (i));
+}
+
+static void burn(unsigned int ms)
+{
+	burn_in(ms, 1000);
 }
 
 static void *worker(void *arg)
@@ -244,14 +252,17 @@ static int print_text(void)
 	return fflush(stdout);
 }
 
-/* -s: the main thread works, where IBS samples it. */
+/*
+ * -s: the main thread works, where IBS samples it, mostly in busy's own
+ * code: long loops between the clock reads.
+ */
 static int alone(void)
 {
 	if (print_text()) {
 		fprintf(stderr, "busy: cannot find my code in /proc/self/maps\n");
 		return 1;
 	}
-	burn(work_ms);
+	burn_in(work_ms, 200000);
 	return 0;
 }
 

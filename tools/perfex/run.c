@@ -517,6 +517,7 @@ static int receive(const struct plan *p, char **cmd, pid_t pid, int sock,
 {
 	const char *what = "it sent another thread's counters";
 	struct report r;
+	int ring_err;
 
 	*ring = NULL;
 	*vp = vperfctr_receive(sock);
@@ -529,10 +530,21 @@ static int receive(const struct plan *p, char **cmd, pid_t pid, int sock,
 	}
 	if (!*vp || vperfctr_tid(*vp) == pid)
 		what = strerror(errno);
+	ring_err = *vp && vperfctr_tid(*vp) == pid ? errno : 0;
 	vperfctr_close(*vp);
+	/* A child that sent all waits for go: this releases it to exit. */
+	shutdown(sock, SHUT_RDWR);
 	if (read_report(rep, &r) == sizeof(r))
 		return child_failed(p, cmd[0], &r);
-	fprintf(stderr, "perfex: the counting child failed: %s\n", what);
+	if (ring_err == EACCES)
+		fprintf(stderr,
+			"perfex: cannot map the command's IBS sample ring: %s: this perfctr module lets only the thread's own process, its tracer or CAP_SYS_PTRACE read it while it runs: run perfex with CAP_SYS_PTRACE (e.g. as root)\n",
+			what);
+	else if (ring_err)
+		fprintf(stderr, "perfex: cannot map the command's IBS sample ring: %s\n",
+			what);
+	else
+		fprintf(stderr, "perfex: the counting child failed: %s\n", what);
 	return EX_FAIL;
 }
 
