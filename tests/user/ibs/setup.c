@@ -199,7 +199,8 @@ static int nobody_ibs(int rd, int wr, void *arg)
 		return kid_fail(1);
 	if (ibs_put(&c))
 		return kid_fail(2);	/* any user: user-mode samples */
-	c.op_maxcnt = c.fetch_maxcnt = 0;
+	c.op_maxcnt = 0;
+	c.fetch_maxcnt = 0;
 	if (c.flags & PERFCTR_IBS_OP)	/* the floor on the NMI rate */
 		c.op_maxcnt = PERFCTR_IBS_MIN_USER - 0x10;
 	else
