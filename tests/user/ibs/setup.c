@@ -188,6 +188,13 @@ START_TEST(test_off)
 	close(fd);
 }
 
+/* The child becomes nobody, still dumpable: 0, or -1. */
+static int become_nobody(void)
+{
+	return setgid(NOBODY) || setuid(NOBODY) ||
+	       prctl(PR_SET_DUMPABLE, 1) ? -1 : 0;
+}
+
 static int nobody_ibs(int rd, int wr, void *arg)
 {
 	struct perfctr_ibs_control c = good();
@@ -195,7 +202,7 @@ static int nobody_ibs(int rd, int wr, void *arg)
 	(void)rd;
 	(void)wr;
 	(void)arg;
-	if (setgid(NOBODY) || setuid(NOBODY) || prctl(PR_SET_DUMPABLE, 1))
+	if (become_nobody())
 		return kid_fail(1);
 	if (ibs_put(&c))
 		return kid_fail(2);	/* any user: user-mode samples */
@@ -225,7 +232,7 @@ static int nobody_paranoid3(int rd, int wr, void *arg)
 	(void)rd;
 	(void)wr;
 	(void)arg;
-	if (setgid(NOBODY) || setuid(NOBODY) || prctl(PR_SET_DUMPABLE, 1))
+	if (become_nobody())
 		return kid_fail(1);
 	return ibs_put(&c) == EACCES ? 0 : kid_fail(2);
 }
