@@ -11,6 +11,7 @@
  * the resumed state's is perf's, and we neither take nor touch it.
  * Register layouts from AMD's BKDG for families 10h and 15h and the PPRs.
  */
+#include <linux/cpu.h>
 #include <linux/cpuhotplug.h>
 #include <linux/errno.h>
 #include <linux/mutex.h>
@@ -456,22 +457,26 @@ static int pc_ibs_reserve_all(void)
 	err = pc_register_ibs_nmi();
 	if (err)
 		return err;
+	/* No CPU comes or goes between the calls and the hotplug state. */
+	cpus_read_lock();
 	pc_on_each_cpu(pc_ibs_setup_cpu);
 	for_each_possible_cpu(cpu)
 		if (!err)
 			err = per_cpu_ptr(&pc_ibs, cpu)->err;
 	if (!err) {
 		/* CPUs that come up later set themselves up; no calls now. */
-		err = cpuhp_setup_state_nocalls(CPUHP_AP_ONLINE_DYN,
-						"perfctr/ibs:online",
-						pc_ibs_cpu_online,
-						pc_ibs_cpu_offline);
+		err = cpuhp_setup_state_nocalls_cpuslocked(CPUHP_AP_ONLINE_DYN,
+							   "perfctr/ibs:online",
+							   pc_ibs_cpu_online,
+							   pc_ibs_cpu_offline);
 		if (err >= 0) {
 			pc_ibs_hp_state = err;
+			cpus_read_unlock();
 			return 0;
 		}
 	}
 	pc_on_each_cpu(pc_ibs_restore_cpu);
+	cpus_read_unlock();
 	pc_unregister_ibs_nmi();
 	return err;
 }
@@ -495,9 +500,11 @@ void perfctr_cpu_ibs_release(void)
 {
 	mutex_lock(&pc_ibs_lock);
 	if (pc_ibs_users && !--pc_ibs_users) {
-		cpuhp_remove_state_nocalls(pc_ibs_hp_state);
+		cpus_read_lock();
+		cpuhp_remove_state_nocalls_cpuslocked(pc_ibs_hp_state);
 		pc_ibs_hp_state = 0;
 		pc_on_each_cpu(pc_ibs_restore_cpu);
+		cpus_read_unlock();
 		/* Waits for a handler still running on another CPU. */
 		pc_unregister_ibs_nmi();
 	}
