@@ -55,6 +55,14 @@ struct vp_ibs {
 	 * them for the mapping.
 	 */
 	unsigned long head, tail;
+	/*
+	 * The owner as it was at the setup: it is sampled only while it
+	 * stays so (ibs_owner_same()); late_ok is that, as of its last
+	 * switch-out, for the sample latched then.
+	 */
+	struct vp_creds creds;
+	bool dumpable;
+	bool late_ok;
 	bool signalled;			/* since the ring last had room */
 	struct irq_work sig_work;
 	struct mutex consume;		/* readers: tail */
@@ -227,6 +235,8 @@ static struct vp_ibs *ibs_alloc(struct task_struct *owner,
 	get_task_struct(owner);
 	ib->owner = owner;
 	ib->exec_id = READ_ONCE(owner->self_exec_id);
+	vp_creds_take(&ib->creds, owner);
+	ib->dumpable = vp_task_dumpable(owner);
 	return ib;
 }
 
@@ -281,8 +291,27 @@ bool vp_ibs_start(struct vp_ibs *ib)
 	return false;
 }
 
+/*
+ * The owner, current here, has the ids and capabilities and (if it had
+ * it) the dumpability of the setup: a thread that changed them, by
+ * setuid() or prctl(PR_SET_DUMPABLE, 0), may have become someone whom
+ * the ring's readers could not have asked to sample (amd.rst). The
+ * objective credentials: an override (access(2)) is not a change. Also
+ * in NMI context: the owner's own creds and mm stay while it runs.
+ */
+static bool ibs_owner_same(const struct vp_ibs *ib)
+{
+	struct mm_struct *mm = current->mm;
+
+	if (!vp_creds_same(&ib->creds, current->real_cred))
+		return false;
+	return !ib->dumpable || (mm && get_dumpable(mm) == SUID_DUMP_USER);
+}
+
+/* On the owner's CPU, as it leaves it or stops sampling. */
 void vp_ibs_stop(struct vp_ibs *ib)
 {
+	WRITE_ONCE(ib->late_ok, current == ib->owner && ibs_owner_same(ib));
 	perfctr_cpu_ibs_suspend(&ib->hw);
 }
 
@@ -296,6 +325,9 @@ static bool ibs_filter(const struct vp_ibs *ib, struct perfctr_ibs_sample *s)
 {
 	/* The program being exec'd is not the setup's (it may be setuid). */
 	if (current->in_execve)
+		return true;
+	/* Latched as the owner left the CPU: as it was then. */
+	if (current == ib->owner ? !ibs_owner_same(ib) : !READ_ONCE(ib->late_ok))
 		return true;
 	if (!(ib->uctl.flags & PERFCTR_IBS_KERNEL)) {
 		if (s->kind == PERFCTR_IBS_SAMPLE_FETCH &&
@@ -371,51 +403,68 @@ static int ibs_set_tail(struct vp_ibs *ib, u64 tail)
 	return 0;
 }
 
-/*
- * ibs_ring: whoever may read the thread's counters may read its samples,
- * asked at the open and again at every request while the thread lives.
- */
-static int ibs_ring_may(struct inode *inode)
-{
-	struct task_struct *task = get_pid_task(inode->i_private, PIDTYPE_PID);
-	int err = 0;
+/* An open ibs_ring: the ring, and the file's hold on its thread. */
+struct ibs_ring_file {
+	struct vp_ibs *ib;
+	struct vp_file *f;
+};
 
-	if (task && task != current && !perfctr_may_read_task(task))
-		err = -EACCES;
-	if (task)
-		put_task_struct(task);
-	return err;
+/*
+ * ibs_ring: whoever may read the thread's counters may open it; every
+ * request asks again (vp_file_may()): so a ring the thread's own process
+ * opened may be handed on while the thread stays as it was.
+ */
+static int ibs_ring_may(struct file *file, bool wait)
+{
+	struct ibs_ring_file *rf = file->private_data;
+
+	return vp_file_may(rf->f, wait);
 }
 
 static int ibs_ring_open(struct inode *inode, struct file *file)
 {
 	struct task_struct *task = get_pid_task(inode->i_private, PIDTYPE_PID);
-	struct vp_ibs *ib;
-	int err;
+	struct ibs_ring_file *rf;
+	int err = -ENOMEM;
 
 	if (!task)
 		return -ESRCH;
-	err = ibs_ring_may(inode);
+	rf = kzalloc(sizeof(*rf), GFP_KERNEL_ACCOUNT);
+	if (!rf)
+		goto out;
+	rf->f = vp_file_open(task);
+	err = PTR_ERR_OR_ZERO(rf->f);
+	if (err)
+		goto free;
+	rf->ib = vperfctr_ibs_get(task);
+	err = PTR_ERR_OR_ZERO(rf->ib);
 	if (!err) {
-		ib = vperfctr_ibs_get(task);
-		err = PTR_ERR_OR_ZERO(ib);
+		file->private_data = rf;
+		goto out;
 	}
-	if (!err)
-		file->private_data = ib;
+	vp_file_close(rf->f);
+free:
+	kfree(rf);
+out:
 	put_task_struct(task);
 	return err;
 }
 
 static int ibs_ring_release(struct inode *inode, struct file *file)
 {
-	vp_ibs_put(file->private_data);
+	struct ibs_ring_file *rf = file->private_data;
+
+	vp_ibs_put(rf->ib);
+	vp_file_close(rf->f);
+	kfree(rf);
 	return 0;
 }
 
 static ssize_t ibs_ring_read(struct file *file, char __user *buf,
 			     size_t count, loff_t *ppos)
 {
-	struct vp_ibs *ib = file->private_data;
+	struct ibs_ring_file *rf = file->private_data;
+	struct vp_ibs *ib = rf->ib;
 	struct perfctr_ibs_sample s;
 	unsigned long head, tail;
 	size_t done = 0;
@@ -423,7 +472,7 @@ static ssize_t ibs_ring_read(struct file *file, char __user *buf,
 
 	if (count < sizeof(s))
 		return -EINVAL;
-	err = ibs_ring_may(file_inode(file));
+	err = ibs_ring_may(file, true);
 	if (err)
 		return err;
 	mutex_lock(&ib->consume);
@@ -448,7 +497,8 @@ static ssize_t ibs_ring_read(struct file *file, char __user *buf,
 static ssize_t ibs_ring_write(struct file *file, const char __user *buf,
 			      size_t count, loff_t *ppos)
 {
-	struct vp_ibs *ib = file->private_data;
+	struct ibs_ring_file *rf = file->private_data;
+	struct vp_ibs *ib = rf->ib;
 	u64 tail;
 	int err;
 
@@ -456,7 +506,7 @@ static ssize_t ibs_ring_write(struct file *file, const char __user *buf,
 		return -EINVAL;
 	if (copy_from_user(&tail, buf, sizeof(tail)))
 		return -EFAULT;
-	err = ibs_ring_may(file_inode(file));
+	err = ibs_ring_may(file, true);
 	if (err)
 		return err;
 	mutex_lock(&ib->consume);
@@ -468,15 +518,18 @@ static ssize_t ibs_ring_write(struct file *file, const char __user *buf,
 /* The header page and every data page, read-only, from offset 0. */
 static int ibs_ring_mmap(struct file *file, struct vm_area_struct *vma)
 {
-	struct vp_ibs *ib = file->private_data;
+	struct ibs_ring_file *rf = file->private_data;
+	struct vp_ibs *ib = rf->ib;
 	unsigned long size = (ib->pages + 1) * PAGE_SIZE;
+	int err;
 
 	if (vma->vm_pgoff || vma->vm_end - vma->vm_start != size)
 		return -EINVAL;
 	if (vma->vm_flags & VM_WRITE)
 		return -EPERM;
-	if (ibs_ring_may(file_inode(file)))
-		return -EACCES;
+	err = ibs_ring_may(file, false);
+	if (err)
+		return err;
 	perfctr_vma_read_only(vma);
 	return remap_vmalloc_range(vma, ib->ring, 0);
 }

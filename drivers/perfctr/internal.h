@@ -3,8 +3,10 @@
 #ifndef _PERFCTR_DRIVER_H
 #define _PERFCTR_DRIVER_H
 
+#include <linux/capability.h>
 #include <linux/fs.h>
 #include <linux/hrtimer.h>
+#include <linux/uidgid.h>
 
 /* PERFCTR_VERSION comes from the top-level VERSION file, through Kbuild. */
 
@@ -56,6 +58,33 @@ extern const struct file_operations vperfctr_state_fops;
 extern const struct file_operations vperfctr_command_fops;
 extern const struct file_operations vperfctr_status_fops;
 extern const struct file_operations vperfctr_children_fops;
+
+/*
+ * The owner's credentials when a set's control was written, or when a
+ * file or an IBS setup was made (virtual.c): the ids and the permitted
+ * capabilities, compared by value.
+ */
+struct vp_creds {
+	kuid_t uid, euid, suid, fsuid;
+	kgid_t gid, egid, sgid, fsgid;
+	kernel_cap_t permitted;
+};
+
+void vp_creds_take(struct vp_creds *c, struct task_struct *task);
+bool vp_creds_same(const struct vp_creds *c, const struct cred *cred);
+/* Its mm is dumpable (SUID_DUMP_USER); not once it has none. */
+bool vp_task_dumpable(struct task_struct *task);
+
+/*
+ * An open file's hold on its thread, for the files of other parts
+ * (ibs_ring): vp_file_open() checks that the caller may open it (ERR_PTR
+ * -EACCES, or -ESRCH once the thread exits), vp_file_may() that it may
+ * use it now (virtual.c says when).
+ */
+struct vp_file;
+struct vp_file *vp_file_open(struct task_struct *task);
+void vp_file_close(struct vp_file *f);
+int vp_file_may(struct vp_file *f, bool wait);
 
 int vperfctr_init(void);
 void vperfctr_settle(void);

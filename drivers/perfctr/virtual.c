@@ -88,13 +88,6 @@ static_assert(sizeof(struct vperfctr_children) ==
 #define VP_STOP_EXEC	BIT(4)	/* exec'ing; sched_process_exec decides */
 #define VP_STOP_EXIT	BIT(5)	/* the owner is exiting: the sums are final */
 
-/* The owner's credentials when the control was written. */
-struct vp_creds {
-	kuid_t uid, euid, suid, fsuid;
-	kgid_t gid, egid, sgid, fsgid;
-	kernel_cap_t permitted;
-};
-
 /*
  * An inheritance tree: the total of its members, the sets that threads
  * made by the root's owner (and theirs, on down) got at their birth.
@@ -726,7 +719,7 @@ static void vp_creds_from(struct vp_creds *c, const struct cred *cred)
 	c->permitted = cred->cap_permitted;
 }
 
-static void vp_creds_take(struct vp_creds *c, struct task_struct *task)
+void vp_creds_take(struct vp_creds *c, struct task_struct *task)
 {
 	rcu_read_lock();
 	vp_creds_from(c, __task_cred(task));
@@ -743,7 +736,7 @@ static bool vp_creds_eq(const struct vp_creds *a, const struct vp_creds *b)
 	       cap_issubset(b->permitted, a->permitted);
 }
 
-static bool vp_creds_same(const struct vp_creds *c, const struct cred *cred)
+bool vp_creds_same(const struct vp_creds *c, const struct cred *cred)
 {
 	struct vp_creds now;
 
@@ -827,11 +820,15 @@ struct vp_watch {
 	bool exit_dumpable;
 };
 
-/* An open file of /proc/perfctr/<tid>/. */
+/*
+ * An open file of /proc/perfctr/<tid>/: its thread's watch, and the
+ * thread as it was at the open (vp_file_may()).
+ */
 struct vp_file {
 	struct vp_watch *w;
-	struct vp_creds creds;		/* the thread's, at open */
-	bool dumpable;			/* the thread, at open */
+	struct vp_creds creds;
+	bool dumpable;
+	bool own;			/* opened by the thread's own process */
 };
 
 static DEFINE_HASHTABLE(vp_watches, 6);
@@ -925,7 +922,7 @@ static void vp_watch_exit(struct vperfctr *v)
 	raw_spin_unlock(&vp_watch_lock);
 }
 
-static bool vp_task_dumpable(struct task_struct *task)
+bool vp_task_dumpable(struct task_struct *task)
 {
 	bool dumpable;
 
@@ -937,45 +934,77 @@ static bool vp_task_dumpable(struct task_struct *task)
 
 /*
  * The thread's credentials and dumpability are taken before the
- * permission check: if they change in between, the final counts are
- * refused (vp_fill_final()).
+ * permission check: if they change in between, vp_file_may() refuses.
  */
-static int vp_open(struct inode *inode, struct file *file)
+struct vp_file *vp_file_open(struct task_struct *task)
 {
-	struct task_struct *task = get_pid_task(inode->i_private, PIDTYPE_PID);
-	struct vp_file *f;
+	struct vp_file *f = kzalloc(sizeof(*f), GFP_KERNEL_ACCOUNT);
 	int err = 0;
 
-	if (!task)
-		return -ESRCH;
-	f = kzalloc(sizeof(*f), GFP_KERNEL_ACCOUNT);
-	if (!f) {
-		err = -ENOMEM;
-		goto out;
-	}
+	if (!f)
+		return ERR_PTR(-ENOMEM);
 	vp_creds_take(&f->creds, task);
 	f->dumpable = vp_task_dumpable(task);
+	f->own = same_thread_group(task, current);
 	if (task != current && !perfctr_may_read_task(task))
 		err = -EACCES;
 	if (!err) {
 		f->w = vp_watch_get(task);
 		err = PTR_ERR_OR_ZERO(f->w);
 	}
-	if (err)
-		kfree(f);
-	else
-		file->private_data = f;
-out:
+	if (!err)
+		return f;
+	kfree(f);
+	return ERR_PTR(err);
+}
+
+void vp_file_close(struct vp_file *f)
+{
+	vp_watch_put(f->w);
+	kfree(f);
+}
+
+/* The thread has the credentials and the dumpability of the open. */
+static bool vp_file_same(const struct vp_file *f, const struct vp_creds *c,
+			 bool dumpable)
+{
+	return vp_creds_eq(&f->creds, c) && (!f->dumpable || dumpable);
+}
+
+/*
+ * A live thread's file that its own process opened may be handed on
+ * (perfex's child sends its IBS ring to perfex): its holder may use it
+ * while the thread stays as it was at the open. A thread that changed
+ * may have become someone the holder could not have asked for.
+ */
+static bool vp_file_handed(const struct vp_file *f, struct task_struct *task)
+{
+	struct vp_creds now;
+
+	if (!f->own)
+		return false;
+	vp_creds_take(&now, task);
+	return vp_file_same(f, &now, vp_task_dumpable(task));
+}
+
+static int vp_open(struct inode *inode, struct file *file)
+{
+	struct task_struct *task = get_pid_task(inode->i_private, PIDTYPE_PID);
+	struct vp_file *f;
+
+	if (!task)
+		return -ESRCH;
+	f = vp_file_open(task);
 	put_task_struct(task);
-	return err;
+	if (IS_ERR(f))
+		return PTR_ERR(f);
+	file->private_data = f;
+	return 0;
 }
 
 static int vp_release(struct inode *inode, struct file *file)
 {
-	struct vp_file *f = file->private_data;
-
-	vp_watch_put(f->w);
-	kfree(f);
+	vp_file_close(file->private_data);
 	return 0;
 }
 
@@ -993,8 +1022,10 @@ static struct task_struct *vp_file_task(struct file *file)
 
 	if (READ_ONCE(task->flags) & PF_EXITING)
 		return ERR_PTR(-ESRCH);
+	/* Refused as its mm went: its final counts, if they are ours. */
 	if (task != current && !perfctr_may_read_task(task))
-		return ERR_PTR(-EACCES);
+		return ERR_PTR(READ_ONCE(task->flags) & PF_EXITING ?
+			       -ESRCH : -EACCES);
 	get_task_struct(task);
 	return task;
 }
@@ -1330,6 +1361,39 @@ static int vp_wait_exit(struct vp_watch *w)
 }
 
 /*
+ * May the caller use @f now? While the thread lives: it is the caller,
+ * or the caller may read it (perfctr_may_read_task()), or it handed @f
+ * on (vp_file_handed()). Once it exits: it exited as it was at the open.
+ * 0 or -EACCES; until the exit is recorded, -EINTR if a fatal signal
+ * ends the wait, or -EAGAIN without @wait (under mmap_lock, which the
+ * exiting thread may need: a thread sharing the caller's mm).
+ */
+int vp_file_may(struct vp_file *f, bool wait)
+{
+	struct task_struct *task = f->w->task;
+	struct vp_watch *w = f->w;
+	int err;
+
+	if (!(READ_ONCE(task->flags) & PF_EXITING)) {
+		if (task == current || perfctr_may_read_task(task) ||
+		    vp_file_handed(f, task))
+			return 0;
+		/* Its mm may have gone just now: judge it as it exits. */
+		if (!(READ_ONCE(task->flags) & PF_EXITING))
+			return -EACCES;
+	}
+	if (!vp_tps_ok)
+		return -EACCES;
+	/* done, then exit_creds: vp_watch_exit() */
+	if (!wait && !smp_load_acquire(&w->done))
+		return -EAGAIN;
+	err = vp_wait_exit(w);
+	if (err)
+		return err;
+	return vp_file_same(f, &w->exit_creds, w->exit_dumpable) ? 0 : -EACCES;
+}
+
+/*
  * @file's thread is exiting: its final set, if it had one, as for a live
  * one. Not if its credentials changed since the open (a setuid program,
  * setuid()), nor if it made itself not dumpable: the open's permission
@@ -1347,8 +1411,7 @@ static int vp_fill_final(struct file *file, vp_fill_t fill, void *rec)
 	err = vp_wait_exit(w);
 	if (err)
 		return err;
-	if (!vp_creds_eq(&f->creds, &w->exit_creds) ||
-	    (f->dumpable && !w->exit_dumpable))
+	if (!vp_file_same(f, &w->exit_creds, w->exit_dumpable))
 		return -ESRCH;
 	if (!w->final)
 		return 0;

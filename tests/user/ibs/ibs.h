@@ -4,7 +4,8 @@
  * test VM, on perfctr.ko (QEMU's CPU has no IBS) and on the simulated
  * AMD models with IBS (PERFCTR_SIM_MODEL=zen or fam10h). Its files:
  * main.c (what the CPU has, the helpers), setup.c (every rule of the
- * setup, accepted and refused; privilege), ring.c (the samples).
+ * setup, accepted and refused; privilege), ring.c (the samples),
+ * access.c (who may read a ring).
  */
 #ifndef _PERFCTR_CHECK_IBS_H
 #define _PERFCTR_CHECK_IBS_H
@@ -26,6 +27,8 @@ int ibs_put(const struct perfctr_ibs_control *c);
 struct perfctr_ibs_control ibs_get(void);
 /* Opens this thread's ibs_ring: the descriptor, or -errno. */
 int ibs_ring_open(void);
+/* On CPU 0, sets @c up on this thread and opens its ring: the fd. */
+int ibs_start(const struct perfctr_ibs_control *c);
 /* Spins in this program's own code for about @ms milliseconds. */
 void ibs_spin(unsigned int ms);
 /* The start and end of this program's code (its r-xp mapping). */
@@ -33,5 +36,6 @@ void ibs_text(unsigned long *lo, unsigned long *hi);
 
 void ibs_setup_tcase(Suite *s);
 void ibs_ring_tcase(Suite *s);
+void ibs_access_tcase(Suite *s);
 
 #endif /* _PERFCTR_CHECK_IBS_H */

@@ -62,6 +62,17 @@ int ibs_ring_open(void)
 	return fd >= 0 ? fd : -errno;
 }
 
+int ibs_start(const struct perfctr_ibs_control *c)
+{
+	int fd;
+
+	ck_assert_int_eq(pin(0), 0);
+	ck_assert_int_eq(ibs_put(c), 0);
+	fd = ibs_ring_open();
+	ck_assert_int_ge(fd, 0);
+	return fd;
+}
+
 void ibs_spin(unsigned int ms)
 {
 	spin(ms_ticks(ms));
@@ -97,7 +108,7 @@ static void ibs_find_caps(void)
 int main(void)
 {
 	static const check_area_fn areas[] = {
-		ibs_setup_tcase, ibs_ring_tcase,
+		ibs_setup_tcase, ibs_ring_tcase, ibs_access_tcase,
 	};
 
 	if (check_init())

@@ -64,10 +64,7 @@ START_TEST(test_samples)
 
 	if (!(ibs_caps & PERFCTR_IBS_CAP_OPSAM))
 		return;
-	ck_assert_int_eq(pin(0), 0);
-	ck_assert_int_eq(ibs_put(&c), 0);
-	fd = ibs_ring_open();
-	ck_assert_int_ge(fd, 0);
+	fd = ibs_start(&c);
 	ibs_spin(300);
 	ck_assert_int_eq(ibs_put(&(struct perfctr_ibs_control){ 0 }), 0);
 	n = drain(fd, buf, 4096);
@@ -88,10 +85,7 @@ START_TEST(test_rate)
 	/* Without the 27-bit MaxCnt the rate outruns the model's tick. */
 	if (!(ibs_caps & PERFCTR_IBS_CAP_OPCNTEXT))
 		return;
-	ck_assert_int_eq(pin(0), 0);
-	ck_assert_int_eq(ibs_put(&c), 0);
-	fd = ibs_ring_open();
-	ck_assert_int_ge(fd, 0);
+	fd = ibs_start(&c);
 	t0 = rdtsc();
 	ibs_spin(1500);
 	t1 = rdtsc();
@@ -132,10 +126,7 @@ START_TEST(test_lost_and_signal)
 	ck_assert_int_eq(sigaction(SIGUSR1, &sa, NULL), 0);
 	c.ring_pages = 1;
 	c.si_signo = SIGUSR1;
-	ck_assert_int_eq(pin(0), 0);
-	ck_assert_int_eq(ibs_put(&c), 0);
-	fd = ibs_ring_open();
-	ck_assert_int_ge(fd, 0);
+	fd = ibs_start(&c);
 	map = mmap(NULL, 2 * page_size(), PROT_READ, MAP_SHARED, fd, 0);
 	ck_assert_ptr_ne(map, MAP_FAILED);
 	r = map;

@@ -135,6 +135,12 @@ void kid_wait_go(int rd);
 int kid_spawn_report(struct kid *k, kid_fn fn, void *arg, void *buf,
 		     size_t size);
 
+/* Descriptors over a Unix socket, with a message (kid.c). */
+#define FDS_MAX	8
+int fds_send(int sock, const int *fd, unsigned int n, const void *data,
+	     size_t len);
+int fds_recv(int sock, int *fd, unsigned int n, void *data, size_t len);
+
 /* --- the virtual counters' controls and files (vfiles.c) --- */
 
 struct files {

@@ -9,6 +9,7 @@
 #include <errno.h>
 #include <stdio.h>
 #include <string.h>
+#include <sys/socket.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -116,5 +117,48 @@ int kid_spawn_report(struct kid *k, kid_fn fn, void *arg, void *buf,
 		return kid_fail(99);
 	if (read(k->rd, buf, size) != (ssize_t)size)
 		return 100 + kid_reap(k);
+	return 0;
+}
+
+/* Non-asserting: @n (up to FDS_MAX) descriptors and @len bytes of @data. */
+int fds_send(int sock, const int *fd, unsigned int n, const void *data,
+	     size_t len)
+{
+	char cbuf[CMSG_SPACE(FDS_MAX * sizeof(int))] = { 0 };
+	struct iovec iov = { .iov_base = (void *)data, .iov_len = len };
+	struct msghdr mh = {
+		.msg_iov = &iov, .msg_iovlen = 1,
+		.msg_control = cbuf, .msg_controllen = CMSG_SPACE(n * sizeof(int)),
+	};
+	struct cmsghdr *cm = CMSG_FIRSTHDR(&mh);
+
+	if (n > FDS_MAX)
+		return -1;
+	cm->cmsg_level = SOL_SOCKET;
+	cm->cmsg_type = SCM_RIGHTS;
+	cm->cmsg_len = CMSG_LEN(n * sizeof(int));
+	memcpy(CMSG_DATA(cm), fd, n * sizeof(int));
+	return sendmsg(sock, &mh, 0) == (ssize_t)len ? 0 : -1;
+}
+
+/* Non-asserting: exactly what fds_send() sent with the same @n and @len. */
+int fds_recv(int sock, int *fd, unsigned int n, void *data, size_t len)
+{
+	char cbuf[CMSG_SPACE(FDS_MAX * sizeof(int))];
+	struct iovec iov = { .iov_base = data, .iov_len = len };
+	struct msghdr mh = {
+		.msg_iov = &iov, .msg_iovlen = 1,
+		.msg_control = cbuf, .msg_controllen = sizeof(cbuf),
+	};
+	struct cmsghdr *cm;
+
+	if (n > FDS_MAX || recvmsg(sock, &mh, 0) != (ssize_t)len)
+		return -1;
+	cm = CMSG_FIRSTHDR(&mh);
+	if (!cm || cm->cmsg_level != SOL_SOCKET ||
+	    cm->cmsg_type != SCM_RIGHTS ||
+	    cm->cmsg_len != CMSG_LEN(n * sizeof(int)))
+		return -1;
+	memcpy(fd, CMSG_DATA(cm), n * sizeof(int));
 	return 0;
 }

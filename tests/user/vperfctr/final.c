@@ -11,7 +11,6 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <pthread.h>
-#include <string.h>
 #include <sys/prctl.h>
 #include <sys/socket.h>
 #include <unistd.h>
@@ -36,42 +35,6 @@ static int open_all(pid_t tid, int fd[F_N])
 			return -1;
 	}
 	return 0;
-}
-
-/* Non-asserting: @fd over @sock with @data. */
-static int send_fds(int sock, const int fd[F_N], const void *data, size_t len)
-{
-	char cbuf[CMSG_SPACE(F_N * sizeof(int))] = { 0 };
-	struct iovec iov = { .iov_base = (void *)data, .iov_len = len };
-	struct msghdr mh = {
-		.msg_iov = &iov, .msg_iovlen = 1,
-		.msg_control = cbuf, .msg_controllen = sizeof(cbuf),
-	};
-	struct cmsghdr *cm = CMSG_FIRSTHDR(&mh);
-
-	cm->cmsg_level = SOL_SOCKET;
-	cm->cmsg_type = SCM_RIGHTS;
-	cm->cmsg_len = CMSG_LEN(F_N * sizeof(int));
-	memcpy(CMSG_DATA(cm), fd, F_N * sizeof(int));
-	return sendmsg(sock, &mh, 0) == (ssize_t)len ? 0 : -1;
-}
-
-static void recv_fds(int sock, int fd[F_N], void *data, size_t len)
-{
-	char cbuf[CMSG_SPACE(F_N * sizeof(int))];
-	struct iovec iov = { .iov_base = data, .iov_len = len };
-	struct msghdr mh = {
-		.msg_iov = &iov, .msg_iovlen = 1,
-		.msg_control = cbuf, .msg_controllen = sizeof(cbuf),
-	};
-	struct cmsghdr *cm;
-
-	ck_assert_int_eq(recvmsg(sock, &mh, 0), (ssize_t)len);
-	cm = CMSG_FIRSTHDR(&mh);
-	ck_assert_ptr_nonnull(cm);
-	ck_assert_int_eq(cm->cmsg_type, SCM_RIGHTS);
-	ck_assert_uint_eq(cm->cmsg_len, CMSG_LEN(F_N * sizeof(int)));
-	memcpy(fd, CMSG_DATA(cm), F_N * sizeof(int));
 }
 
 static void read_status(int fd, char buf[32])
@@ -141,7 +104,7 @@ static int passing_kid(int rd, int wr, void *arg)
 	if (put_command(fd[F_CMD], VPERFCTR_CMD_SUSPEND) != 4 ||
 	    pread(fd[F_SUMS], &rep.r.sums, SUMS_SIZE, 0) != SUMS_SIZE)
 		return kid_fail(44);
-	if (send_fds(sock, fd, &rep, sizeof(rep)))
+	if (fds_send(sock, fd, F_N, &rep, sizeof(rep)))
 		return kid_fail(45);
 	kid_wait_go(rd);
 	if (rep.after == AFTER_SETUID && setresuid(NOBODY, NOBODY, NOBODY))
@@ -160,7 +123,7 @@ static void run_passing_kid(int after, int fd[F_N], struct final_report *rep)
 	arg[1] = sv[1];
 	kid_start(&k, passing_kid, arg);
 	close(sv[1]);
-	recv_fds(sv[0], fd, rep, sizeof(*rep));
+	ck_assert_int_eq(fds_recv(sv[0], fd, F_N, rep, sizeof(*rep)), 0);
 	kid_done(&k);			/* exited and reaped */
 }
 
