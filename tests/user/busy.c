@@ -10,6 +10,9 @@
  *                  samples only the thread perfex starts; busy first
  *                  prints where its own code is, "busy: text START END"
  *                  (hex, END excluded)
+ *   busy -s -u 1 MS the same, but halfway through busy makes itself
+ *                  undumpable (prctl), which withdraws a sample ring it
+ *                  handed on (amd.rst)
  *   busy -f N MS   N processes; the first one's work is done by its own
  *                  child, which runs on after that process has exited
  *                  (reparented to busy, a subreaper, which reaps all)
@@ -256,19 +259,29 @@ static int print_text(void)
  * -s: the main thread works, where IBS samples it, mostly in busy's own
  * code: long loops between the clock reads.
  */
-static int alone(void)
+static int alone(int undumpable)
 {
 	if (print_text()) {
 		fprintf(stderr, "busy: cannot find my code in /proc/self/maps\n");
 		return 1;
 	}
-	burn_in(work_ms, 200000);
+	if (!undumpable) {
+		burn_in(work_ms, 200000);
+		return 0;
+	}
+	burn_in(work_ms / 2, 200000);
+	if (prctl(PR_SET_DUMPABLE, 0)) {
+		perror("busy: PR_SET_DUMPABLE");
+		return 1;
+	}
+	burn_in(work_ms - work_ms / 2, 200000);
 	return 0;
 }
 
 int main(int argc, char **argv)
 {
-	int fork_mode = 0, single = 0, a = 1, p[2] = { -1, -1 }, ret;
+	int fork_mode = 0, single = 0, undumpable = 0, a = 1, ret;
+	int p[2] = { -1, -1 };
 	unsigned long n;
 	char *end;
 
@@ -279,6 +292,8 @@ int main(int argc, char **argv)
 			report = 1;
 		else if (!strcmp(argv[a], "-s"))
 			single = 1;
+		else if (!strcmp(argv[a], "-u"))
+			undumpable = 1;
 		else
 			goto usage;
 	}
@@ -288,10 +303,11 @@ int main(int argc, char **argv)
 	if (*end || !n || n > MAX_WORKERS)
 		goto usage;
 	work_ms = strtoul(argv[a + 1], &end, 10);
-	if (*end || (single && (n != 1 || fork_mode || report)))
+	if (*end || (single && (n != 1 || fork_mode || report)) ||
+	    (undumpable && !single))
 		goto usage;
 	if (single)
-		return alone();
+		return alone(undumpable);
 	if (!fork_mode) {
 		ret = threads(n);
 	} else {
@@ -308,7 +324,7 @@ int main(int argc, char **argv)
 		ret = print_tally();
 	return ret;
 usage:
-	fprintf(stderr, "usage: busy [-f] [-p] WORKERS(1-%d) MS | busy -s 1 MS\n",
+	fprintf(stderr, "usage: busy [-f] [-p] WORKERS(1-%d) MS | busy -s [-u] 1 MS\n",
 		MAX_WORKERS);
 	return 2;
 }

@@ -287,6 +287,12 @@ static int drain_all(struct vperfctr_ibs_ring *r, struct ibs_sink *k)
 			write_sample(k, &buf[i]);
 		total += n > 0 ? n : 0;
 	} while (n == 64);
+	if (n < 0 && errno == EACCES) {
+		fprintf(stderr,
+			"perfex: cannot read the IBS samples: %s: the command changed its credentials or made itself undumpable (setuid(), prctl(PR_SET_DUMPABLE, 0)), and perfctr takes no samples of it from then on (amd.rst); those before are written: to sample all of such a program, use perf record -e ibs_op// as root\n",
+			strerror(errno));
+		return -1;
+	}
 	if (n < 0) {
 		fprintf(stderr, "perfex: cannot read the IBS samples: %s\n",
 			strerror(errno));

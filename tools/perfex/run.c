@@ -456,11 +456,11 @@ static int read_children(struct vperfctr *vp, struct vperfctr_children *ch)
 	return 0;
 }
 
-static void dropped_at_exec(const char *cmd)
+static void dropped_at_exec(const char *cmd, int ibs)
 {
 	fprintf(stderr,
-		"perfex: %s ran without counters: perfctr removed them at exec, as it does for setuid, setgid and file-capability programs (virtual.rst, execve()); count a copy without those bits, or run perfex as the user it runs as\n",
-		cmd);
+		"perfex: %s ran without counters%s: perfctr removed them at exec, as it does for setuid, setgid and file-capability programs (virtual.rst, execve()); count a copy without those bits, or run perfex as the user it runs as\n",
+		cmd, ibs ? " or IBS" : "");
 }
 
 static int collect(struct vperfctr *vp, const struct plan *p, char **cmd,
@@ -478,7 +478,7 @@ static int collect(struct vperfctr *vp, const struct plan *p, char **cmd,
 		ctl.cpu_control.tsc_on = 0;	/* its ids changed at exec */
 	}
 	if (!ctl.cpu_control.tsc_on) {
-		dropped_at_exec(cmd[0]);
+		dropped_at_exec(cmd[0], ibs_engines(&p->ibs));
 		c->dropped = 1;
 		return 0;
 	}
@@ -536,11 +536,7 @@ static int receive(const struct plan *p, char **cmd, pid_t pid, int sock,
 	shutdown(sock, SHUT_RDWR);
 	if (read_report(rep, &r) == sizeof(r))
 		return child_failed(p, cmd[0], &r);
-	if (ring_err == EACCES)
-		fprintf(stderr,
-			"perfex: cannot map the command's IBS sample ring: %s: this perfctr module lets only the thread's own process, its tracer or CAP_SYS_PTRACE read it while it runs: run perfex with CAP_SYS_PTRACE (e.g. as root)\n",
-			what);
-	else if (ring_err)
+	if (ring_err)
 		fprintf(stderr, "perfex: cannot map the command's IBS sample ring: %s\n",
 			what);
 	else

@@ -262,23 +262,6 @@ START_TEST(paranoid_2_refuses_kernel_mode)
 
 /* --- exec of a setuid program --- */
 
-static void copy_busy(mode_t mode)
-{
-	int in = open(px_busy(), O_RDONLY), out;
-	char buf[65536];
-	ssize_t n;
-
-	ck_assert_msg(in >= 0, "%s: %s", px_busy(), strerror(errno));
-	unlink(SUID_COPY);
-	out = open(SUID_COPY, O_WRONLY | O_CREAT | O_EXCL, 0700);
-	ck_assert_int_ge(out, 0);
-	while ((n = read(in, buf, sizeof(buf))) > 0)
-		ck_assert_int_eq(write(out, buf, n), n);
-	ck_assert_int_eq(fchmod(out, mode), 0);
-	close(in);
-	close(out);
-}
-
 /* As nobody, a setuid-root program loses its counters at exec. */
 START_TEST(setuid_drops_counters)
 {
@@ -290,7 +273,7 @@ START_TEST(setuid_drops_counters)
 	struct px_result r;
 	int n;
 
-	copy_busy(04755);
+	px_copy_busy(SUID_COPY, 04755);
 	px_run_nobody(&r, argv);
 	ck_assert_msg(r.status == 0, "status %d:\n%s", r.status, r.err);
 	ck_assert_msg(strstr(r.err, DROPPED), "%s", r.err);
@@ -299,7 +282,7 @@ START_TEST(setuid_drops_counters)
 	ck_assert_ptr_nonnull(tsc);
 	ck_assert_str_eq(tsc->value, "<not counted>");
 	/* The same program without the bit is counted. */
-	copy_busy(0755);
+	px_copy_busy(SUID_COPY, 0755);
 	px_run_nobody(&r, argv);
 	ck_assert_msg(r.status == 0, "status %d:\n%s", r.status, r.err);
 	ck_assert_ptr_null(strstr(r.err, "without counters"));

@@ -14,6 +14,7 @@
 #include <string.h>
 #include <sys/mman.h>
 #include <sys/prctl.h>
+#include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -56,6 +57,23 @@ const char *px_perfex(void)
 const char *px_busy(void)
 {
 	return find_program("BUSY", "busy", "/bin/busy");
+}
+
+void px_copy_busy(const char *path, mode_t mode)
+{
+	int in = open(px_busy(), O_RDONLY), out;
+	char buf[65536];
+	ssize_t n;
+
+	ck_assert_msg(in >= 0, "%s: %s", px_busy(), strerror(errno));
+	unlink(path);
+	out = open(path, O_WRONLY | O_CREAT | O_EXCL, 0700);
+	ck_assert_int_ge(out, 0);
+	while ((n = read(in, buf, sizeof(buf))) > 0)
+		ck_assert_int_eq(write(out, buf, n), n);
+	ck_assert_int_eq(fchmod(out, mode), 0);
+	close(in);
+	close(out);
 }
 
 const char *px_self(void)

@@ -27,7 +27,9 @@
 #define NO_IBS		"perfex: this CPU has no IBS (AMD family 10h and later have it): "
 #define NOBODY_KERNEL	"perfex: uid 65534 may not have IBS samples of kernel code: perfctr.paranoid is 2: drop --ibs-kernel"
 #define NOBODY_3	"perfex: uid 65534 may not use IBS: perfctr.paranoid is 3"
-#define MAP_REFUSED	"perfex: cannot map the command's IBS sample ring: Permission denied"
+#define SUID_COPY	"/tmp/px-ibs-suid-busy"
+#define WITHDRAWN	"perfex: cannot read the IBS samples: Permission denied: the command changed"
+#define DROPPED_IBS	"perfex: " SUID_COPY " ran without counters or IBS: "
 
 static const char *const fields[NR_FIELDS] = {
 	"kind", "seq", "tsc", "valid", "ip",
@@ -354,10 +356,11 @@ static void check_summary(const struct px_result *r, const struct tally *t)
 
 /*
  * Samples busy -s, single-threaded (IBS follows only the thread perfex
- * starts), into @t; @opts before -o and the command.
+ * starts), into @t; @opts before -o and the command; as uid nobody if
+ * @nobody.
  */
-static void sample_busy(const char *const *opts, int json, const char *sep,
-			struct tally *t)
+static void sample_busy_as(const char *const *opts, int json, const char *sep,
+			   struct tally *t, int nobody)
 {
 	const char *argv[16];
 	struct px_result r;
@@ -374,7 +377,11 @@ static void sample_busy(const char *const *opts, int json, const char *sep,
 	argv[n++] = "300";
 	argv[n] = NULL;
 	memset(t, 0, sizeof(*t));
-	px_run(&r, argv);
+	unlink(SAMPLES);
+	if (nobody)
+		px_run_nobody(&r, argv);
+	else
+		px_run(&r, argv);
 	ck_assert_msg(r.status == 0, "status %d:\n%s", r.status, r.err);
 	busy_text(&r, t);
 	text = slurp_file(SAMPLES);
@@ -385,6 +392,12 @@ static void sample_busy(const char *const *opts, int json, const char *sep,
 	free(text);
 	check_summary(&r, t);
 	ck_assert_msg(t->n > 0, "no samples:\n%s", r.err);
+}
+
+static void sample_busy(const char *const *opts, int json, const char *sep,
+			struct tally *t)
+{
+	sample_busy_as(opts, json, sep, t, 0);
 }
 
 /* Op samples as CSV: most RIPs are busy's own code. */
@@ -505,15 +518,18 @@ START_TEST(perf_ibs_busy_says_perf)
 }
 
 /*
- * The setup was accepted: perfex sampled, or (perfex unprivileged) the
- * module refused it the live ring, as perfex.rst documents.
+ * Unprivileged perfex sampled its command: the child handed it its own
+ * ring (amd.rst, "The samples"), at the command's own RIPs.
  */
-static void check_setup_accepted(const struct px_result *r)
+static void check_nobody_samples(void)
 {
-	ck_assert_msg(!strstr(r->err, "may not"), "%s", r->err);
-	if (r->status)
-		ck_assert_msg(r->status == 1 && strstr(r->err, MAP_REFUSED),
-			      "status %d:\n%s", r->status, r->err);
+	static const char *const opts[] = { "--ibs-op=0x10000", NULL };
+	struct tally t;
+
+	sample_busy_as(opts, 0, ",", &t, 1);
+	ck_assert_msg(t.with_ip > 0 && t.ip_inside * 2 > t.with_ip,
+		      "%u of %u RIPs in busy's code [%#llx, %#llx)",
+		      t.ip_inside, t.with_ip, t.text_start, t.text_end);
 }
 
 /* At paranoid 2 kernel samples need privilege; user samples do not. */
@@ -521,9 +537,6 @@ START_TEST(paranoid_2_refuses_kernel_samples)
 {
 	static const char *const kernel[] = {
 		"--ibs-op=0x10000", "--ibs-kernel", "-o", SAMPLES, "true", NULL
-	};
-	static const char *const user[] = {
-		"--ibs-op=0x10000", "-o", SAMPLES, "true", NULL
 	};
 	struct px_result r;
 
@@ -535,9 +548,7 @@ START_TEST(paranoid_2_refuses_kernel_samples)
 	ck_assert_msg(r.status == 1, "status %d:\n%s", r.status, r.err);
 	ck_assert_msg(strstr(r.err, NOBODY_KERNEL) &&
 		      strstr(r.err, "CAP_PERFMON"), "%s", r.err);
-	unlink(SAMPLES);
-	px_run_nobody(&r, user);
-	check_setup_accepted(&r);
+	check_nobody_samples();
 	unlink(SAMPLES);
 	px_run(&r, kernel);
 	ck_assert_msg(r.status == 0, "root: status %d:\n%s", r.status, r.err);
@@ -559,9 +570,70 @@ START_TEST(paranoid_3_refuses_ibs)
 	ck_assert_msg(r.status == 1, "status %d:\n%s", r.status, r.err);
 	ck_assert_msg(strstr(r.err, NOBODY_3) &&
 		      strstr(r.err, "CAP_PERFMON"), "%s", r.err);
+	check_nobody_samples();
+}
+
+/*
+ * As nobody, a command that makes itself undumpable withdraws the ring
+ * its process handed perfex (amd.rst): perfex says so and fails, with
+ * the samples from before. Root, who may read the command whatever it
+ * is, drains those as it runs; there are none after (amd.rst).
+ */
+START_TEST(undumpable_withdraws_samples)
+{
+	static const char *const argv[] = {
+		"--ibs-op=0x10000", "-o", SAMPLES, NULL, "-s", "-u", "1", "300",
+		NULL
+	};
+	const char *run[ARRAY_SIZE(argv)];
+	struct px_result r;
+	char *text;
+
+	if (!have(PERFCTR_IBS_CAP_OPSAM))
+		return;
+	memcpy(run, argv, sizeof(argv));
+	run[3] = px_busy();
+	unlink(SAMPLES);
+	px_run_nobody(&r, run);
+	ck_assert_msg(r.status == 1, "status %d:\n%s", r.status, r.err);
+	ck_assert_msg(strstr(r.err, WITHDRAWN) && strstr(r.err, "perf record"),
+		      "%s", r.err);
+	text = slurp_file(SAMPLES);
+	ck_assert_msg(strstr(text, "\nop,"), "no samples before the prctl:\n%s",
+		      text);
+	free(text);
+	unlink(SAMPLES);
+	px_run(&r, run);
+	ck_assert_msg(r.status == 0, "root: status %d:\n%s", r.status, r.err);
+}
+
+/*
+ * As nobody, a setuid-root command loses its IBS at exec with its
+ * counters: perfex says so. A sample taken before the exec and not yet
+ * read may find the ring withdrawn: then perfex says that too.
+ */
+START_TEST(setuid_drops_ibs)
+{
+	static const char *const argv[] = {
+		"--ibs-op=0x10000", "-o", SAMPLES, SUID_COPY, "-s", "1", "300",
+		NULL
+	};
+	struct px_result r;
+
+	if (!have(PERFCTR_IBS_CAP_OPSAM))
+		return;
+	px_copy_busy(SUID_COPY, 04755);
 	unlink(SAMPLES);
 	px_run_nobody(&r, argv);
-	check_setup_accepted(&r);
+	ck_assert_msg(strstr(r.err, DROPPED_IBS), "%s", r.err);
+	ck_assert_msg(r.status == 0 || (r.status == 1 && strstr(r.err, WITHDRAWN)),
+		      "status %d:\n%s", r.status, r.err);
+	px_copy_busy(SUID_COPY, 0755);
+	unlink(SAMPLES);
+	px_run_nobody(&r, argv);
+	ck_assert_msg(r.status == 0, "status %d:\n%s", r.status, r.err);
+	ck_assert_ptr_null(strstr(r.err, "without counters"));
+	unlink(SUID_COPY);
 }
 
 void px_ibs_tcase(struct Suite *s)
@@ -582,4 +654,6 @@ void px_ibs_tcase(struct Suite *s)
 	tcase_add_test(tc, perf_ibs_busy_says_perf);
 	tcase_add_test(tc, paranoid_2_refuses_kernel_samples);
 	tcase_add_test(tc, paranoid_3_refuses_ibs);
+	tcase_add_test(tc, undumpable_withdraws_samples);
+	tcase_add_test(tc, setuid_drops_ibs);
 }

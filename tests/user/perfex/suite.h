@@ -9,6 +9,7 @@
 #define _PERFCTR_PERFEX_SUITE_H
 
 #include <check.h>
+#include <sys/types.h>
 
 #include "check_util.h"
 
@@ -40,6 +41,8 @@ void px_run_nobody(struct px_result *r, const char *const *argv);
 /* The programs the tests run: perfex, busy. */
 const char *px_perfex(void);
 const char *px_busy(void);
+/* A copy of busy at @path, with @mode (04755: setuid root). */
+void px_copy_busy(const char *path, mode_t mode);
 
 /*
  * On perfctr.ko only the TSC counts, and the event table of the CPU's id
