@@ -120,6 +120,10 @@ struct vperfctr {
 	bool reaping;
 	bool resumed;			/* counting on a CPU now */
 	bool sig_due;
+	bool sig_queued;		/* sig_twork is queued */
+	int sig_signo;			/* for sig_twork: what to send */
+	u32 sig_mask;
+	struct callback_head sig_twork;	/* the signal, on the way out */
 	bool reserved;			/* holds the hardware */
 	bool evicted;			/* lost it to vperfctr_reclaim() */
 	bool exited;			/* the owner exited: final sums */
@@ -423,6 +427,54 @@ static void vp_signal(struct task_struct *task, int signo, u32 mask)
 	send_sig_info(signo, &info, task);
 }
 
+static void vp_put(struct vperfctr *v);
+
+/* In the owner, on its way to user space: the signal queued for it. */
+static void vp_signal_fn(struct callback_head *cb)
+{
+	struct vperfctr *v = container_of(cb, struct vperfctr, sig_twork);
+	unsigned long flags;
+	int signo;
+	u32 mask;
+
+	raw_spin_lock_irqsave(&v->lock, flags);
+	mask = v->sig_mask;
+	signo = v->sig_signo;
+	v->sig_mask = 0;
+	v->sig_queued = false;
+	raw_spin_unlock_irqrestore(&v->lock, flags);
+	if (mask)
+		vp_signal(current, signo, mask);
+	vp_put(v);
+}
+
+/*
+ * Locked, in the owner: its due signal, sent on its way back to user
+ * space. Not here: the callers run in hard interrupt context (the
+ * overflow's irq_work) or with preemption off (sched_in), where the
+ * signal's siglock, a sleeping lock on PREEMPT_RT, may not be taken.
+ */
+static void vp_queue_signal(struct vperfctr *v)
+{
+	int signo = 0;
+	u32 mask = vp_take_signal(v, &signo);
+
+	if (!mask)
+		return;
+	v->sig_mask |= mask;
+	v->sig_signo = signo;
+	if (v->sig_queued)
+		return;
+	refcount_inc(&v->refs);
+	if (task_work_add(current, &v->sig_twork, TWA_RESUME)) {
+		/* Exiting: no signal. The owner still holds a reference. */
+		refcount_dec(&v->refs);
+		v->sig_mask = 0;
+		return;
+	}
+	v->sig_queued = true;
+}
+
 static void vp_reap_later(struct vperfctr *v)
 {
 	llist_add(&v->reap, &vp_reap_list);
@@ -457,16 +509,12 @@ static void vp_sched_in(struct preempt_notifier *pn, int cpu)
 {
 	struct vperfctr *v = container_of(pn, struct vperfctr, pn);
 	unsigned long flags;
-	int signo = 0;
-	u32 mask;
 
 	raw_spin_lock_irqsave(&v->lock, flags);
-	mask = vp_take_signal(v, &signo);
+	vp_queue_signal(v);
 	if (!v->unlinked)
 		vp_run(v);	/* not after the owner's exit (vp_run()) */
 	raw_spin_unlock_irqrestore(&v->lock, flags);
-	if (mask)
-		vp_signal(current, signo, mask);
 }
 
 static struct preempt_ops vp_preempt_ops = {
@@ -572,19 +620,15 @@ static enum hrtimer_restart vp_tick(struct hrtimer *timer)
 static void vp_ihandler(unsigned long pc)
 {
 	struct vperfctr *v = this_cpu_read(vp_running);
-	int signo = 0;
-	u32 mask;
 
 	if (!v || v->owner != current)
 		return;
 	raw_spin_lock(&v->lock);
 	vp_suspend(v);
-	mask = vp_take_signal(v, &signo);
+	vp_queue_signal(v);
 	if (!v->stopped)
 		vp_resume(v);		/* nothing overflowed after all */
 	raw_spin_unlock(&v->lock);
-	if (mask)
-		vp_signal(current, signo, mask);
 }
 
 /*
@@ -760,6 +804,7 @@ static struct vperfctr *vp_alloc(void)
 	raw_spin_lock_init(&v->lock);
 	refcount_set(&v->refs, 1);
 	preempt_notifier_init(&v->pn, &vp_preempt_ops);
+	init_task_work(&v->sig_twork, vp_signal_fn);
 	return v;
 }
 
