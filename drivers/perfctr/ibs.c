@@ -303,7 +303,7 @@ static bool ibs_owner_same(const struct vp_ibs *ib)
 {
 	struct mm_struct *mm = current->mm;
 
-	if (!vp_creds_same(&ib->creds, current->real_cred))
+	if (!vp_creds_same(&ib->creds, current_real_cred()))
 		return false;
 	return !ib->dumpable || (mm && get_dumpable(mm) == SUID_DUMP_USER);
 }
