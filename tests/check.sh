@@ -4,7 +4,7 @@
 # make check: install what is missing, build everything, run every suite
 # (KUnit and Check in the test VM, the stock-kernel load test, the lint
 # gate), then print "N passed, N failed". Exits non-zero on any failure,
-# timeout, or kernel complaint in a guest log. The parts (x86, ppc32,
+# timeout, or kernel complaint in a guest log. The parts (x86, rt, ppc32,
 # stock, matrix) are in tests/check/; this file holds what they share:
 # the records, the log scans, the x86_64 build and the tally.
 set -uo pipefail
@@ -42,10 +42,10 @@ finish() {
 
 section() { echo; echo "=== $*"; }
 
-# PERFCTR_CHECK_ONLY="x86 ppc32 stock matrix lint" (any of them) runs only
+# PERFCTR_CHECK_ONLY="x86 rt ppc32 stock matrix lint" (any of them) runs only
 # those parts, for work on one of them; make check runs them all.
 want() {
-	case " ${PERFCTR_CHECK_ONLY:-x86 ppc32 stock matrix lint} " in
+	case " ${PERFCTR_CHECK_ONLY:-x86 rt ppc32 stock matrix lint} " in
 	*" $1 "*) return 0 ;;
 	esac
 	return 1
@@ -123,6 +123,7 @@ fi
 # The parts, each in tests/check/PART.sh, in this order: the matrix and
 # lint use what the ppc32 part built.
 . "$ROOT/tests/check/x86.sh"
+. "$ROOT/tests/check/rt.sh"
 . "$ROOT/tests/check/ppc32.sh"
 . "$ROOT/tests/check/stock.sh"
 . "$ROOT/tests/check/matrix.sh"
