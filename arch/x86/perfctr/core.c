@@ -62,7 +62,9 @@ MODULE_PARM_DESC(rdpmc, "user-space RDPMC: 0 never, 1 the set's owner while it r
 int perfctr_arch_check_control(const struct perfctr_cpu_state *state,
 			       bool is_global)
 {
-	if (state->control.tsc_on && pc_family.tsc_broken)
+	/* No TSC (CPUID), or one that does not work (WinChip). */
+	if (state->control.tsc_on &&
+	    !(perfctr_info.features & PERFCTR_FEATURE_RDTSC))
 		return -EINVAL;
 	return pc_family.check_control(state, is_global);
 }
@@ -644,6 +646,9 @@ int perfctr_arch_init(void)
 		 id.vendor_id, id.family, id.model, id.stepping);
 	if (f.pmi && id.has_apic)
 		perfctr_info.features |= PERFCTR_FEATURE_PCINT;
+	/* A family's CPUs have a TSC, but a hypervisor may hide it. */
+	if (!id.has_tsc)
+		perfctr_info.features &= ~PERFCTR_FEATURE_RDTSC;
 	perfctr_info.name = f.name;
 	perfctr_info.fallback_reason = why;
 	if (f.id == PERFCTR_X86_INTEL_P4 && id.siblings > 1)

@@ -110,7 +110,6 @@ const struct perfctr_x86_family perfctr_winchip_family = {
 	.name = "WinChip C6/2/3",
 	.id = PERFCTR_X86_WINCHIP,
 	.features = PERFCTR_FEATURE_RDPMC,
-	.tsc_broken = true,
 	.rules = { .reserved = 0xFFFFFF00U },
 	P5_COMMON,
 };

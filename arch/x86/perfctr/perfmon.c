@@ -93,7 +93,7 @@ int perfctr_cpu_perfmon_control(struct perfctr_cpu_control *control,
 	if (layout == PMON_NONE)
 		return -EOPNOTSUPP;
 	memset(control, 0, sizeof(*control));
-	control->tsc_on = 1;
+	control->tsc_on = !!(perfctr_info.features & PERFCTR_FEATURE_RDTSC);
 	for (pmc = 0; pmc < NPMC; pmc++) {
 		if (!(run & BIT(pmc)))
 			continue;

@@ -114,7 +114,6 @@ struct perfctr_x86_family {
 	u32 pmc_mask;			/* valid hardware counter numbers */
 	u32 fixed_mask;			/* valid Intel fixed-function counters */
 	unsigned int features;		/* PERFCTR_FEATURE_RDPMC, _RDTSC */
-	bool tsc_broken;		/* tsc_on is refused (WinChip) */
 	bool read_by_msr;		/* no RDPMC: read with RDMSR (P5) */
 	bool kernel_reserve;		/* perf_events knows these counters */
 	bool pmi;			/* overflow can interrupt via LVTPC */

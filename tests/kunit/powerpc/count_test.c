@@ -142,7 +142,10 @@ static void ppc_count_cached_control(struct kunit *test)
 /*
  * Where user space reads the PMCs itself (750, 74xx), a suspended
  * state's counters are frozen and zeroed; resume unfreezes them and
- * rewrites only MMCR0.
+ * rewrites only MMCR0. Zeroing a-mode counters deviates on purpose from
+ * the specification's "same as x86" (a-mode counters only read): the
+ * next thread would read them through UPMCn (ppc32.rst, "Deviation from
+ * the specification"). This test asserts the deviation.
  */
 static void ppc_count_hidden_at_suspend(struct kunit *test)
 {
@@ -186,7 +189,12 @@ static void ppc_count_tsc_only_leaves_counters(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, sim_reg_writes(), writes);
 }
 
-/* Counters a previous control used and this one does not are zeroed. */
+/*
+ * Counters a previous control used and this one does not are zeroed: a
+ * deliberate counter write, asserted on purpose, so that the previous
+ * owner's counts are not readable (ppc32.rst, "Deviation from the
+ * specification").
+ */
 static void ppc_count_stale_scrubbed(struct kunit *test)
 {
 	static const u32 map_a[] = { 0, 1 }, map_b[] = { 2 };

@@ -14,6 +14,7 @@ static struct {
 	unsigned int mask;
 	u32 mmcr0;		/* MMCR0 when the high-level handler ran */
 	bool cache_exact;	/* and whether the driver's cache knew it */
+	bool irqs_off, preemptible;	/* the context it ran in */
 	struct perfctr_cpu_state *state;
 } seen;
 
@@ -24,6 +25,8 @@ static void record_overflow(unsigned long pc)
 	seen.pc = pc;
 	seen.mmcr0 = perfctr_ppc_sim.mmcr[0];
 	seen.cache_exact = pp_this_cache()->mmcr[0] == seen.mmcr0;
+	seen.irqs_off = irqs_disabled();
+	seen.preemptible = preemptible();
 	if (seen.state) {
 		perfctr_cpu_suspend(seen.state);
 		seen.mask = perfctr_cpu_identify_overflow(seen.state);
@@ -33,6 +36,7 @@ static void record_overflow(unsigned long pc)
 static int irq_test_init(struct kunit *test)
 {
 	memset(&seen, 0, sizeof(seen));
+	seen.preemptible = true;
 	return 0;
 }
 
@@ -109,6 +113,15 @@ static void ppc_irq_overflow_reaches_handler(struct kunit *test)
 	KUNIT_EXPECT_TRUE(test, deliver_pmi(0xC0DE0000));
 	KUNIT_EXPECT_EQ(test, seen.calls, 1U);
 	KUNIT_EXPECT_EQ(test, seen.pc, 0xC0DE0000UL);
+	/*
+	 * The seed: "called in IRQ context, with preemption disabled". The
+	 * handler runs within the exception, which deliver_pmi() takes as
+	 * the kernel does, IRQs off; deferred (a work item, a thread) it
+	 * would run preemptible. in_hardirq() is the kernel's entry code's
+	 * to set, which the simulation cannot stand in for.
+	 */
+	KUNIT_EXPECT_TRUE(test, seen.irqs_off);
+	KUNIT_EXPECT_FALSE(test, seen.preemptible);
 	KUNIT_EXPECT_EQ(test, seen.mask, 1U);
 	KUNIT_EXPECT_EQ(test, state->pmc[0].sum, 0x100ULL);
 	KUNIT_EXPECT_EQ(test, perfctr_ppc_sim.mmcr[0] & PMXE, 0U);

@@ -99,7 +99,10 @@ static void count_tsc_only_leaves_counters(struct kunit *test)
  * A new owner finds the counters as the last one left them, where RDPMC
  * and its state page's start values would show them: resume zeroes every
  * counter either control uses, shared or not. The owner itself resuming
- * finds its own counts and writes nothing.
+ * finds its own counts and writes nothing. The specification says a-mode
+ * counters are only read; these writes are a deliberate deviation, so
+ * that no owner sees another's counts (x86.rst, "Deviation from the
+ * specification"). This test asserts the deviation on purpose.
  */
 static void count_stale_counters_scrubbed(struct kunit *test)
 {
@@ -206,7 +209,8 @@ static void count_write_caching(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, perfctr_x86_sim.nr_wrmsr, w);
 	/*
 	 * Switching to b rewrites the control registers that differ, and
-	 * zeroes the n counters a left (count_stale_...).
+	 * zeroes the n counters a left: the deliberate a-mode counter
+	 * writes of count_stale_counters_scrubbed, counted here on purpose.
 	 */
 	sim_resume(b);
 	KUNIT_EXPECT_EQ(test, perfctr_x86_sim.nr_wrmsr, w + load + n);

@@ -25,6 +25,9 @@ static const struct detect_case detect_cases[] = {
 	{ &sim_mii, "Cyrix 6x86MX/MII/III", 2, RD },
 	{ &sim_winchip, "WinChip C6/2/3", 2, PERFCTR_FEATURE_RDPMC },
 	{ &sim_p6, "Intel P6", 2, RDI },
+	/* Hidden TSC: no rdtsc; hidden APIC: no overflow interrupt (X13). */
+	{ &sim_p6_no_tsc, "Intel P6", 2, PERFCTR_FEATURE_RDPMC | PERFCTR_FEATURE_PCINT },
+	{ &sim_p6_no_apic, "Intel P6", 2, RD },
 	{ &sim_arch_v1, "Intel architectural perfmon", 2, RDI },
 	{ &sim_arch_v2, "Intel architectural perfmon", 4 + 3, RDI },
 	{ &sim_k7, "AMD K7", 4, RDI },
@@ -66,6 +69,8 @@ static void x86_detect(struct kunit *test)
 	}
 	/* The self-test probed safely and left nothing behind. */
 	KUNIT_EXPECT_EQ(test, perfctr_x86_sim.nr_bad, 0U);
+	if (!c->model->has_tsc)
+		KUNIT_EXPECT_EQ(test, perfctr_x86_sim.nr_rdtsc, 0U);
 	KUNIT_EXPECT_EQ(test, perfctr_x86_sim.kernel_reserved, 0U);
 	KUNIT_EXPECT_EQ(test, perfctr_x86_sim.sel[0] | perfctr_x86_sim.sel[1] |
 			perfctr_x86_sim.cesr, 0ULL);
@@ -76,6 +81,8 @@ static void x86_detect_no_tsc(struct kunit *test)
 {
 	perfctr_x86_sim_reset(&sim_no_tsc);
 	KUNIT_EXPECT_EQ(test, perfctr_cpu_init(), -ENODEV);
+	/* No RDTSC (#UD there) on the way. */
+	KUNIT_EXPECT_EQ(test, perfctr_x86_sim.nr_rdtsc, 0U);
 }
 
 /* Counters perf_events holds exist: no self-test, no fallback. */

@@ -18,9 +18,16 @@
 static atomic_t handler_calls;
 static unsigned long handler_pc;
 
+/* The context the handler ran in (A21). */
+static bool handler_hardirq, handler_nmi, handler_irqs_off, handler_preemptible;
+
 static void test_ihandler(unsigned long pc)
 {
 	handler_pc = pc;
+	handler_hardirq = in_hardirq();
+	handler_nmi = in_nmi();
+	handler_irqs_off = irqs_disabled();
+	handler_preemptible = preemptible();
 	atomic_inc(&handler_calls);
 }
 
@@ -30,6 +37,10 @@ static int irq_init(struct kunit *test)
 
 	atomic_set(&handler_calls, 0);
 	handler_pc = 0;
+	handler_hardirq = false;
+	handler_nmi = true;
+	handler_irqs_off = false;
+	handler_preemptible = true;
 	perfctr_cpu_release(SIM_SERVICE);	/* reserve again below */
 	err = sim_start(test, &sim_k7);
 	if (err)
@@ -111,6 +122,15 @@ static void irq_overflow_calls_handler(struct kunit *test)
 	wait_for_handler();
 	KUNIT_EXPECT_EQ(test, atomic_read(&handler_calls), 1);
 	KUNIT_EXPECT_EQ(test, handler_pc, 0xfeedUL);
+	/*
+	 * The seed: "called in IRQ context, with preemption disabled". Not
+	 * in the NMI itself, where little is allowed, but in the hard
+	 * irq_work the NMI queued.
+	 */
+	KUNIT_EXPECT_TRUE(test, handler_hardirq);
+	KUNIT_EXPECT_FALSE(test, handler_nmi);
+	KUNIT_EXPECT_TRUE(test, handler_irqs_off);
+	KUNIT_EXPECT_FALSE(test, handler_preemptible);
 	/* What the high-level handler does next. */
 	sim_suspend(state);
 	KUNIT_EXPECT_EQ(test, perfctr_cpu_identify_overflow(state), 1U << 1);
@@ -162,6 +182,37 @@ static void irq_p5_has_no_pmi(struct kunit *test)
 	KUNIT_EXPECT_FALSE(test, perfctr_info.features & PERFCTR_FEATURE_PCINT);
 	KUNIT_EXPECT_FALSE(test, perfctr_x86_sim.nmi_registered);
 	KUNIT_EXPECT_EQ(test, perfctr_x86_sim.lvtpc, 0U);
+}
+
+/*
+ * Overflow interrupts need the local APIC's LVTPC (X13). A P6 whose CPUID
+ * hides the APIC gets no PCINT, its LVTPC is never written, and an i-mode
+ * control is refused; the same control is accepted where the APIC is.
+ */
+static void irq_no_apic_refuses_imode(struct kunit *test)
+{
+	static const struct sim_ctr ctrs[] = {
+		{ 0, EN | CPL | 0xC0 },
+		{ 1, CPL | 0xC0 | INT, 0, -1000 },
+	};
+	struct perfctr_cpu_state *state = sim_state(test);
+
+	sim_stop(test);
+	sim_pin(test);
+	perfctr_x86_sim_reset(&sim_p6_no_apic);
+	perfctr_x86_sim.lvtpc = OLD_LVTPC;
+	KUNIT_ASSERT_EQ(test, sim_bring_up(test), 0);
+	KUNIT_EXPECT_FALSE(test, perfctr_info.features & PERFCTR_FEATURE_PCINT);
+	KUNIT_EXPECT_FALSE(test, perfctr_x86_sim.nmi_registered);
+	KUNIT_EXPECT_EQ(test, perfctr_x86_sim.lvtpc, OLD_LVTPC);
+	sim_fill_control(&state->control, 1, 1, 1, ctrs, ARRAY_SIZE(ctrs));
+	sim_expect_update(test, state, false, -EINVAL);
+
+	sim_stop(test);
+	KUNIT_ASSERT_EQ(test, sim_start(test, &sim_p6), 0);
+	KUNIT_EXPECT_TRUE(test, perfctr_info.features & PERFCTR_FEATURE_PCINT);
+	sim_fill_control(&state->control, 1, 1, 1, ctrs, ARRAY_SIZE(ctrs));
+	sim_expect_update(test, state, false, 0);
 }
 
 /* perf_events or the NMI watchdog hold the counters: busy, untouched. */
@@ -221,6 +272,7 @@ static struct kunit_case irq_test_cases[] = {
 	KUNIT_CASE(irq_no_late_claim_without_overflow),
 	KUNIT_CASE(irq_amode_never_claims),
 	KUNIT_CASE(irq_p5_has_no_pmi),
+	KUNIT_CASE(irq_no_apic_refuses_imode),
 	{}
 };
 

@@ -162,6 +162,25 @@ static const struct rule_case rule_cases[] = {
 	  .c = { { 3, P6OK(0x76) | INT, 0, -50 } },
 	  .expect = OK },
 	{ "k7-map4", &sim_k7, 1, 1, 0, .c = { { 4, P6OK(0x76) } }, .expect = BAD },
+	/* INT (bit 20) set exactly on i-mode counters, as on the P6 (K-3). */
+	{ "k7-a-mode-int", &sim_k7, 1, 1, 0, .c = { { 0, P6OK(0x76) | INT } }, .expect = BAD },
+	{ "k7-i-mode-no-int", &sim_k7,
+	  1, 0, 1, true,
+	  .c = { { 3, P6OK(0x76), 0, -50 } },
+	  .expect = BAD },
+	{ "k7-i-mode-int-on-a-mode", &sim_k7,
+	  1, 1, 1, true,
+	  .c = { { 0, P6OK(0x76) | INT }, { 3, P6OK(0x76) | INT, 0, -50 } },
+	  .expect = BAD },
+	{ "k8-i-mode", &sim_k8,
+	  1, 1, 1, true,
+	  .c = { { 0, P6OK(0x76) }, { 1, P6OK(0x76) | INT, 0, -50 } },
+	  .expect = OK },
+	{ "k8-a-mode-int", &sim_k8, 1, 1, 0, .c = { { 2, P6OK(0x76) | INT } }, .expect = BAD },
+	{ "k8-i-mode-no-int", &sim_k8,
+	  1, 1, 1, true,
+	  .c = { { 0, P6OK(0x76) }, { 1, P6OK(0x76), 0, -50 } },
+	  .expect = BAD },
 	/*
 	 * Per-event features. K7 and K8 (BKDGs): CntMask 31:24, Inv 23 and
 	 * Edge 18 in the low half, nothing above bit 31. Family 10h on
@@ -363,8 +382,17 @@ static const struct rule_case rule_cases[] = {
 	  .pebs_enable = BIT(24) | BIT(9), .pebs_matrix_vert = 5, .expect = BAD },
 	{ "p4-vert-without-pebs", &sim_p4, 1, 1, 0, .c = { { 0, CCCR_OK, 0, 0, ESCR_OK } },
 	  .pebs_matrix_vert = 1, .expect = BAD },
-	/* Rules common to every x86 family. */
+	/*
+	 * Rules common to every x86 family. tsc_on is 0 or 1, stricter than
+	 * the seed's "non-zero" (low-level-api.rst says why).
+	 */
 	{ "any-tsc_on-2", &sim_k7, 2, 0, 0, .expect = BAD },
+	{ "any-tsc_on-high-bit", &sim_k7, 0x80000000, 0, 0, .expect = BAD },
+	/* No TSC in CPUID (a hypervisor may hide it): tsc_on is refused (A1). */
+	{ "p6-no-tsc-tsc_on", &sim_p6_no_tsc, 1, 1, 0, .c = { { 0, P6OK(0xC0) } }, .expect = BAD },
+	{ "p6-no-tsc-tsc-only", &sim_p6_no_tsc, 1, 0, 0, .expect = BAD },
+	{ "p6-no-tsc-counters", &sim_p6_no_tsc, 0, 1, 0, .c = { { 0, P6OK(0xC0) } }, .expect = OK },
+	{ "p6-tsc-only", &sim_p6, 1, 0, 0, .expect = OK },
 	{ "any-empty", &sim_k7, 0, 0, 0, .expect = OK },
 	{ "any-huge-count", &sim_k7, 1, 0x40000000, 0x40000000, .expect = BAD },
 };

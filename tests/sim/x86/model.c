@@ -64,6 +64,20 @@ const struct perfctr_x86_sim_model sim_p6 =
 	SIM_X86("p6", INTEL, 6, 8, .has_mmx = true, .cpuid_level = 3,
 		.kind = SIM_P6, .pmc_mask = 0x3, P6_REGS);
 
+/*
+ * A P6 as a hypervisor may present it: CPUID without the TSC flag, or
+ * without the APIC flag (no LVTPC, so no overflow interrupt).
+ */
+const struct perfctr_x86_sim_model sim_p6_no_tsc = {
+	.name = "p6-no-tsc", .vendor = X86_VENDOR_INTEL, .family = 6,
+	.model = 8, .has_mmx = true, .cpuid_level = 3, .kind = SIM_P6,
+	.pmc_mask = 0x3, P6_REGS,
+};
+
+const struct perfctr_x86_sim_model sim_p6_no_apic =
+	SIM_X86("p6-no-apic", INTEL, 6, 8, .has_mmx = true, .cpuid_level = 3,
+		.no_apic = true, .kind = SIM_P6, .pmc_mask = 0x3, P6_REGS);
+
 const struct perfctr_x86_sim_model sim_qemu_p6 =
 	SIM_X86("qemu-pentium3", INTEL, 6, 7, .has_mmx = true, .cpuid_level = 3,
 		.kind = SIM_P6, .pmc_mask = 0x3, .dead = true, P6_REGS);
@@ -877,7 +891,7 @@ void perfctr_sim_cpu_ident(struct pc_cpu_ident *id)
 	strscpy(id->vendor_id, sim_vendor_id(m->vendor), sizeof(id->vendor_id));
 	id->has_tsc = m->has_tsc;
 	id->has_mmx = m->has_mmx;
-	id->has_apic = true;
+	id->has_apic = !m->no_apic;
 	id->has_perfctr_core = m->has_perfctr_core;
 	id->cpuid_level = m->cpuid_level;
 	id->siblings = m->siblings ? m->siblings : 1;

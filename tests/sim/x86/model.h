@@ -40,6 +40,7 @@ struct perfctr_x86_sim_model {
 	const char *name;
 	u8 vendor, family, model, stepping;
 	bool has_tsc, has_mmx, has_perfctr_core;
+	bool no_apic;			/* CPUID's APIC flag clear */
 	unsigned int cpuid_level;
 	u32 cpuid_a_eax;		/* CPUID 0xA EAX: version, counters */
 	unsigned int nr_fixed;		/* fixed-function counters (0xA EDX) */
@@ -135,7 +136,8 @@ DECLARE_PER_CPU(struct perfctr_x86_sim_state, perfctr_x86_sim_pcpu);
 extern const struct perfctr_x86_sim_model sim_generic, sim_p5, sim_p5mmx,
 	sim_mii, sim_winchip, sim_p6, sim_arch_v1, sim_arch_v2, sim_k7,
 	sim_k8, sim_fam10, sim_fam15, sim_c3, sim_qemu_p6, sim_qemu_k7,
-	sim_p4, sim_p4_m1, sim_p4_ht, sim_core2_tcg, sim_no_tsc;
+	sim_p4, sim_p4_m1, sim_p4_ht, sim_core2_tcg, sim_no_tsc,
+	sim_p6_no_tsc, sim_p6_no_apic;
 
 /*
  * Power on @m: registers zero, TSC at 0 and still, nothing reserved,
