@@ -33,10 +33,28 @@
 
 #define SIM_SERVICE "kunit"
 
+/* The CPU the test runs on, for its exit (sim_repin()). */
+static inline int *sim_pin_cpu(void)
+{
+	static int cpu;
+
+	return &cpu;
+}
+
 /* The simulated CPU and the driver's caches are per CPU: stay on one. */
 static inline int sim_pin(struct kunit *test)
 {
-	return set_cpus_allowed_ptr(current, cpumask_of(raw_smp_processor_id()));
+	*sim_pin_cpu() = raw_smp_processor_id();
+	return set_cpus_allowed_ptr(current, cpumask_of(*sim_pin_cpu()));
+}
+
+/*
+ * First in an exit that looks at the simulation: newer kernels (6.12)
+ * run a test's exit in a thread of its own, which may start elsewhere.
+ */
+static inline void sim_repin(struct kunit *test)
+{
+	set_cpus_allowed_ptr(current, cpumask_of(*sim_pin_cpu()));
 }
 
 static inline void sim_unpin(struct kunit *test)
@@ -69,6 +87,7 @@ static inline int sim_start(struct kunit *test, const struct sim_model *m)
 
 static inline void sim_stop(struct kunit *test)
 {
+	sim_repin(test);
 	perfctr_cpu_release(SIM_SERVICE);
 	perfctr_cpu_exit();
 	sim_unpin(test);

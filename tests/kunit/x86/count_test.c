@@ -30,6 +30,7 @@ static int count_init(struct kunit *test)
 
 static void count_exit(struct kunit *test)
 {
+	sim_repin(test);
 	/* No driver path may touch a register the model lacks. */
 	KUNIT_EXPECT_EQ(test, perfctr_x86_sim.nr_bad, 0U);
 	sim_stop(test);

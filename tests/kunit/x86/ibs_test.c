@@ -89,6 +89,7 @@ static int ibs_init(struct kunit *test)
 
 static void ibs_exit(struct kunit *test)
 {
+	sim_repin(test);
 	if (reserved)
 		perfctr_cpu_ibs_release();
 	perfctr_cpu_set_ibs_handler(NULL);

@@ -30,6 +30,7 @@ static int sec_init(struct kunit *test)
 
 static void sec_exit(struct kunit *test)
 {
+	sim_repin(test);
 	KUNIT_EXPECT_EQ(test, perfctr_x86_sim.nr_bad, 0U);
 	perfctr_x86_sim.nmi_window = NULL;
 	cpumask_clear(&perfctr_cpus_forbidden_mask);
