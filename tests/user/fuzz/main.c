@@ -115,10 +115,31 @@ static const req_fn reqs[] = {
 	req_ibs, req_ibs_ring,
 };
 
+#define MAX_KINDS	32
+
+struct kind {
+	const char *what;
+	unsigned long requests, accepted;
+};
+
 struct tally {
 	unsigned long requests, accepted, violations;
 	unsigned long by_errno[256];
+	struct kind kinds[MAX_KINDS];
 };
+
+/* Per kind of request: what each area got through, and what not. */
+static void count_kind(struct tally *t, const struct fuzz_req *r)
+{
+	struct kind *k = t->kinds;
+
+	while (k < t->kinds + MAX_KINDS - 1 && k->what && strcmp(k->what, r->what))
+		k++;
+	k->what = r->what;
+	k->requests++;
+	if (!r->err)
+		k->accepted++;
+}
 
 static void report(const struct tally *t, __u64 seed)
 {
@@ -132,6 +153,10 @@ static void report(const struct tally *t, __u64 seed)
 			printf("perfctr_fuzz:   rejected %-8s %lu\n",
 			       strerrorname_np(e) ? strerrorname_np(e) : "?",
 			       t->by_errno[e]);
+	for (e = 0; e < MAX_KINDS && t->kinds[e].what; e++)
+		printf("perfctr_fuzz:   %-16s %lu requests, %lu accepted\n",
+		       t->kinds[e].what, t->kinds[e].requests,
+		       t->kinds[e].accepted);
 	printf("perfctr_fuzz: %lu crashes\n", t->violations);
 }
 
@@ -158,6 +183,7 @@ static void one(struct tally *t, struct snap *before, struct snap *after,
 	}
 	reqs[rnd_below(ARRAY_SIZE(reqs))](&r);
 	t->requests++;
+	count_kind(t, &r);
 	if (verbose)
 		printf("perfctr_fuzz: #%lu %s: %s\n", i, r.what,
 		       r.err ? strerror(r.err) : "accepted");
