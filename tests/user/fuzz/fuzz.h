@@ -74,6 +74,8 @@ extern int set_running;
 void fuzz_settle(void);
 /* Mappings that mprotect() made writable: each one a violation. */
 unsigned long fuzz_writable_mappings(void);
+/* The thread's IBS ring header, mapped after each settle, or NULL. */
+const struct perfctr_ibs_ring *fuzz_ring(void);
 /* The state page, mapped again after a request that may replace it. */
 void state_remap(void);
 

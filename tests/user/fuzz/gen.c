@@ -23,8 +23,11 @@ static unsigned int corpus_len;
 static const __u32 boundary[] = {
 	0, 1, 2, 3, 4, 7, 8, 15, 16, 17, 18, 19, 0x3f, 0x40, 0x7f, 0x80,
 	0xff, 0x100, 0xffff, 0x10000, 0x7fffffff, 0x80000000, 0xfffffffe,
-	0xffffffff, PERFCTR_X86_FIXED_PMC, PERFCTR_X86_FIXED_PMC | 1,
+	0xffffffff,
+#ifdef PERFCTR_X86_FIXED_PMC
+	PERFCTR_X86_FIXED_PMC, PERFCTR_X86_FIXED_PMC | 1,
 	PERFCTR_X86_FIXED_PMC | 3,
+#endif
 };
 
 static void seed_corpus(void)
@@ -46,11 +49,13 @@ static void seed_corpus(void)
 	c->nrictrs = 1;
 	c->evntsel[0] = SEL_EN | SEL_INT | SEL_USR | 0xc0;
 	c->ireset[0] = -100000;
-	c = &corpus[4];
+	corpus_len = 4;
+#ifdef PERFCTR_X86_FIXED_PMC
+	c = &corpus[corpus_len++];
 	c->nractrs = 1;
 	c->pmc_map[0] = PERFCTR_X86_FIXED_PMC;
 	c->evntsel[0] = 2;	/* fixed counter 0 above CPL 0 */
-	corpus_len = 5;
+#endif
 }
 
 void gen_keep_cpu_control(const struct perfctr_cpu_control *c)
@@ -131,6 +136,31 @@ void gen_vcontrol(struct vperfctr_control *vc)
 		vc->_reserved[rnd_below(5)] = 1U << rnd_below(32);
 }
 
+/*
+ * A setup as amd.rst describes a valid one (a count, a multiple of 16 in
+ * range, for each kind of sampling asked for, 0 for the other; a ring of
+ * a power of two pages), so that rings exist to fuzz; then, sometimes,
+ * one field changed.
+ */
+static void gen_ibs_valid(struct perfctr_ibs_control *ic)
+{
+	const __u32 pages[] = { 0, 1, 2, 8 };
+	__u32 *w = (__u32 *)ic;
+
+	ic->flags = rnd_below(2) ? PERFCTR_IBS_OP : PERFCTR_IBS_FETCH;
+	ic->flags |= rnd_below(PERFCTR_IBS_FLAGS + 1) &
+		     (PERFCTR_IBS_FETCH_RAND | PERFCTR_IBS_OP_CNT_OPS |
+		      PERFCTR_IBS_KERNEL | PERFCTR_IBS_PHYS);
+	if (ic->flags & PERFCTR_IBS_FETCH)
+		ic->fetch_maxcnt = PERFCTR_IBS_MIN_USER;
+	if (ic->flags & PERFCTR_IBS_OP)
+		ic->op_maxcnt = PERFCTR_IBS_MIN_USER;
+	ic->si_signo = gen_signo();
+	ic->ring_pages = rnd_pick(pages, ARRAY_SIZE(pages));
+	if (rnd_below(4) == 0)
+		w[rnd_below(sizeof(*ic) / sizeof(*w))] = gen_value(0);
+}
+
 void gen_ibs(struct perfctr_ibs_control *ic)
 {
 	const __u32 cnt[] = { 0, 0x10, 0x18, 0x1000, 0x10000, 0x10010,
@@ -141,6 +171,10 @@ void gen_ibs(struct perfctr_ibs_control *ic)
 				   PERFCTR_IBS_RING_MAX * 2, 0xffffffff };
 
 	memset(ic, 0, sizeof(*ic));
+	if (rnd_below(2)) {
+		gen_ibs_valid(ic);
+		return;
+	}
 	ic->flags = rnd_below(8) ? rnd_below(PERFCTR_IBS_FLAGS + 1) :
 		    1U << rnd_below(32);
 	ic->si_signo = gen_signo();
@@ -171,7 +205,7 @@ __u32 gen_size(size_t exact)
 off_t gen_offset(size_t exact)
 {
 	const off_t v[] = { 1, 4, 8, 151, 152, 427, 428, 4096, 0x7fffffff,
-			    (off_t)1 << 40 };
+			    -1 };
 
 	if (rnd_below(2))
 		return 0;

@@ -28,11 +28,45 @@ void req_ibs(struct fuzz_req *r)
 		 fuzz_read(fd, sizeof(ic));
 }
 
-/* A tail from 0 to past the head; read(2) of whole samples or not. */
+/* The ring's length as the setup asked for it, header page included. */
+static size_t ring_len(void)
+{
+	struct perfctr_ibs_control ic;
+	long pg = sysconf(_SC_PAGESIZE);
+
+	if (vfd[VF_IBS] < 0 ||
+	    pread(vfd[VF_IBS], &ic, sizeof(ic), 0) != sizeof(ic))
+		return (1 + PERFCTR_IBS_RING_PAGES) * pg;
+	return (1 + (ic.ring_pages ? ic.ring_pages : PERFCTR_IBS_RING_PAGES)) * pg;
+}
+
+/* A tail at its limits (the tail, the head), past them, or anywhere. */
+static __u64 gen_tail(void)
+{
+	const struct perfctr_ibs_ring *h = fuzz_ring();
+	__u64 head = h ? __atomic_load_n(&h->head, __ATOMIC_ACQUIRE) : 0;
+	__u64 tail = h ? __atomic_load_n(&h->tail, __ATOMIC_ACQUIRE) : 0;
+
+	switch (rnd_below(6)) {
+	case 0:
+		return tail;
+	case 1:
+		return head;
+	case 2:
+		return head + 1;
+	case 3:
+		return tail - 1;
+	case 4:
+		return tail + rnd_below(head - tail + 1);
+	default:
+		return rnd();
+	}
+}
+
+/* read(2) of whole samples or not; tails written back; mappings. */
 void req_ibs_ring(struct fuzz_req *r)
 {
-	long pg = sysconf(_SC_PAGESIZE);
-	__u64 tail = rnd_below(4) ? rnd_below(64) : rnd();
+	__u64 tail = gen_tail();
 	int fd = fuzz_open_file(gettid(), "ibs_ring",
 				rnd_below(4) ? O_RDWR : O_RDONLY);
 
@@ -52,7 +86,7 @@ void req_ibs_ring(struct fuzz_req *r)
 		break;
 	default:
 		r->what = "ibs_ring mmap";
-		r->err = fuzz_mmap(fd, (1 + PERFCTR_IBS_RING_PAGES) * pg);
+		r->err = fuzz_mmap(fd, ring_len());
 		break;
 	}
 	close(fd);

@@ -201,6 +201,11 @@ static void ring_remap(void)
 	ring_hdr = p;
 }
 
+const struct perfctr_ibs_ring *fuzz_ring(void)
+{
+	return ring_hdr;
+}
+
 /*
  * Mapping state makes a set where there is none: only a thread that has
  * one gets its page mapped, so a thread without stays without.
