@@ -24,8 +24,18 @@ void req_ibs(struct fuzz_req *r)
 		return;
 	}
 	gen_ibs(&ic);
-	r->err = rnd_below(4) ? fuzz_write(fd, &ic, sizeof(ic)) :
-		 fuzz_read(fd, sizeof(ic));
+	switch (rnd_below(4)) {
+	case 0:
+		r->err = fuzz_read(fd, sizeof(ic));
+		break;
+	case 1:
+		/* Whole, at 0: the setup's own rules decide. */
+		r->err = pwrite(fd, &ic, sizeof(ic), 0) < 0 ? errno : 0;
+		break;
+	default:
+		r->err = fuzz_write(fd, &ic, sizeof(ic));
+		break;
+	}
 }
 
 /* The ring's length as the setup asked for it, header page included. */
