@@ -65,6 +65,7 @@ make_initramfs() {
 	for f in "$user"/check_*; do extra+=("/tests/$(basename "$f")=$f"); done
 	[ -f "$user/simpmu_check" ] && extra+=("/tests/simpmu_check=$user/simpmu_check")
 	[ -f "$user/bench" ] && extra+=("/tests/bench=$user/bench")
+	[ -f "$user/perfctr_stress" ] && extra+=("/tests/perfctr_stress=$user/perfctr_stress")
 	[ -f "$user/vself" ] && extra+=("/bin/vself=$user/vself")
 	[ -f "$user/perfex" ] && extra+=("/bin/perfex=$user/perfex")
 	[ -f "$user/busy" ] && extra+=("/bin/busy=$user/busy")

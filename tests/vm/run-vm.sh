@@ -32,6 +32,8 @@ done
 kernel=$1 initrd=$2 plan=$3 log=$4
 
 common="loglevel=7 panic=-1 kmemleak=on perfctr.plan=$plan"
+# make check's stress run: seconds per module (tests/vm/plans/check).
+common+=${PERFCTR_STRESS_SECONDS:+ perfctr_stress=$PERFCTR_STRESS_SECONDS}
 if [ -n "$ppc" ]; then
 	# Uniprocessor machines; OpenBIOS loads the ELF kernel.
 	[ "$cpu" = qemu64 ] && cpu=7450
