@@ -97,6 +97,7 @@ static const struct {
 	{ "rdpmc", role_rdpmc }, { "inherit", role_inherit },
 	{ "tracer", role_tracer }, { "global", role_global },
 	{ "perfmon", role_perfmon }, { "hotplug", role_hotplug },
+	{ "relink", role_relink },
 };
 
 static const char *only;	/* -r: the roles to run, comma-separated */
@@ -151,8 +152,7 @@ static char *holder_after(void)
 	int i;
 
 	for (i = 0; i < 50; i++) {
-		free(who);
-		who = info_field("reserved_by");
+		who = info_field("reserved_by");	/* a static buffer */
 		if (!who || !strcmp(who, "none"))
 			break;
 		usleep(100000);
@@ -166,6 +166,8 @@ static void print_figures(void)
 
 	for (i = 0; i < OP_NR; i++)
 		printf("STRESS %-22s %llu\n", op_name[i], stats->n[i]);
+	printf("STRESS %-22s %llu\n", "cpu-time-excess-max-ms",
+	       stats->cpu_excess / khz);
 }
 
 /* Each kind the run is for must have happened. */

@@ -252,10 +252,12 @@ static void tracer_read(struct traced *t)
 	if (s.tsc > rdtsc() - t->t0)
 		bad("tracee: tsc sum %llu beyond its life\n", s.tsc);
 	cpu = tracee_cpu(t);
-	if (s.tsc > cpu + cpu / 2 + ms_ticks(20))
+	if (s.tsc > cpu)
+		note_excess(s.tsc - cpu);
+	if (s.tsc > cpu + cpu / 2 + ms_ticks(CPU_SLACK_MS))
 		bad("tracee: tsc %llu > its CPU time %llu\n", s.tsc, cpu);
 	for (i = 0; i < 2; i++)
-		if (s.pmc[i] > cpu + cpu / 2 + ms_ticks(20))
+		if (s.pmc[i] > cpu + cpu / 2 + ms_ticks(CPU_SLACK_MS))
 			bad("tracee: pmc[%u] %llu > its CPU time %llu\n", i,
 			    s.pmc[i], cpu);
 	if (gen == t->gen && !(gen & 1) &&

@@ -17,12 +17,14 @@ struct vset {
 	const struct vperfctr_state *st;	/* the state page, mapped */
 	unsigned long long dropped;	/* 1 + the phase it left counters in */
 	unsigned int seed;
+	char ops[16];			/* the last requests, newest last */
 };
 
 int vset_open(struct vset *v);
 void vset_close(struct vset *v);
 int vset_control(struct vset *v, __u32 flags, int preserve);
 void vset_check(struct vset *v, const char *where);
+void vset_unlink(struct vset *v);
 void vset_churn(struct vset *v, __u32 flags);
 int vset_follow_phase(struct vset *v, __u32 flags);
 

@@ -155,3 +155,26 @@ void role_rdpmc(void)
 			spin(rnd(&seed, ms_ticks(1)));
 	}
 }
+
+/*
+ * Not run by default: a set made again right after an unlink, then a
+ * sleep; the new set must not count the sleep.
+ */
+void role_relink(void)
+{
+	struct vset v;
+	int i;
+
+	if (vset_open(&v))
+		return;
+	while (running()) {
+		vset_control(&v, 0, 0);
+		for (i = 0; i < 3; i++) {
+			usleep(2000);
+			vset_check(&v, "relink");
+		}
+		vset_unlink(&v);
+		if (!rnd(&v.seed, 2))
+			vset_check(&v, "unlinked");
+	}
+}
