@@ -66,6 +66,7 @@ make_initramfs() {
 	[ -f "$user/simpmu_check" ] && extra+=("/tests/simpmu_check=$user/simpmu_check")
 	[ -f "$user/bench" ] && extra+=("/tests/bench=$user/bench")
 	[ -f "$user/perfctr_fuzz" ] && extra+=("/tests/perfctr_fuzz=$user/perfctr_fuzz")
+	[ -f "$user/perfctr_stress" ] && extra+=("/tests/perfctr_stress=$user/perfctr_stress")
 	[ -f "$user/vself" ] && extra+=("/bin/vself=$user/vself")
 	[ -f "$user/perfex" ] && extra+=("/bin/perfex=$user/perfex")
 	[ -f "$user/busy" ] && extra+=("/bin/busy=$user/busy")

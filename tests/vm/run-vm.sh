@@ -35,6 +35,8 @@ common="loglevel=7 panic=-1 kmemleak=on perfctr.plan=$plan"
 # The fuzzer's knobs (testing.rst, "The fuzzer"), read by the guest plan.
 common+="${PERFCTR_FUZZ_SECONDS:+ perfctr_fuzz.seconds=$PERFCTR_FUZZ_SECONDS}"
 common+="${PERFCTR_FUZZ_SEED:+ perfctr_fuzz.seed=$PERFCTR_FUZZ_SEED}"
+# make check's stress run: seconds per module (tests/vm/plans/check).
+common+=${PERFCTR_STRESS_SECONDS:+ perfctr_stress=$PERFCTR_STRESS_SECONDS}
 if [ -n "$ppc" ]; then
 	# Uniprocessor machines; OpenBIOS loads the ELF kernel.
 	[ "$cpu" = qemu64 ] && cpu=7450
