@@ -459,7 +459,7 @@ static int read_children(struct vperfctr *vp, struct vperfctr_children *ch)
 static void dropped_at_exec(const char *cmd, int ibs)
 {
 	fprintf(stderr,
-		"perfex: %s ran without counters%s: perfctr removed them at exec, as it does for setuid, setgid and file-capability programs (virtual.rst, execve()); count a copy without those bits, or run perfex as the user it runs as\n",
+		"perfex: %s ran without counters%s: perfctr removed them at exec, as it does for setuid, setgid and file-capability programs, or withheld its final counts as it changed its ids or made itself undumpable (virtual.rst, execve() and Final counts); count a copy without those bits, or run perfex as the user it runs as\n",
 		cmd, ibs ? " or IBS" : "");
 }
 

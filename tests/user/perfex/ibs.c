@@ -29,6 +29,7 @@
 #define NOBODY_3	"perfex: uid 65534 may not use IBS: perfctr.paranoid is 3"
 #define SUID_COPY	"/tmp/px-ibs-suid-busy"
 #define WITHDRAWN	"perfex: cannot read the IBS samples: Permission denied: the command changed"
+#define WITHHELD	"ran without counters or IBS: perfctr removed them at exec"
 #define DROPPED_IBS	"perfex: " SUID_COPY " ran without counters or IBS: "
 
 static const char *const fields[NR_FIELDS] = {
@@ -575,9 +576,11 @@ START_TEST(paranoid_3_refuses_ibs)
 
 /*
  * As nobody, a command that makes itself undumpable withdraws the ring
- * its process handed perfex (amd.rst): perfex says so and fails, with
- * the samples from before. Root, who may read the command whatever it
- * is, drains those as it runs; there are none after (amd.rst).
+ * its process handed perfex (amd.rst), and its final counts: the samples
+ * from before are written; no sample is taken after. Whether one taken
+ * just before the prctl() was still unread (perfex then says so and
+ * fails) depends on when perfex last drained. Root, who may read the
+ * command whatever it is, drains those as it runs.
  */
 START_TEST(undumpable_withdraws_samples)
 {
@@ -595,9 +598,11 @@ START_TEST(undumpable_withdraws_samples)
 	run[3] = px_busy();
 	unlink(SAMPLES);
 	px_run_nobody(&r, run);
-	ck_assert_msg(r.status == 1, "status %d:\n%s", r.status, r.err);
-	ck_assert_msg(strstr(r.err, WITHDRAWN) && strstr(r.err, "perf record"),
-		      "%s", r.err);
+	ck_assert_msg(r.status == 0 ||
+		      (r.status == 1 && strstr(r.err, WITHDRAWN) &&
+		       strstr(r.err, "perf record")),
+		      "status %d:\n%s", r.status, r.err);
+	ck_assert_msg(strstr(r.err, WITHHELD), "%s", r.err);
 	text = slurp_file(SAMPLES);
 	ck_assert_msg(strstr(text, "\nop,"), "no samples before the prctl:\n%s",
 		      text);

@@ -623,6 +623,30 @@ int vperfctr_send(const struct vperfctr *vp, int sock)
  * Every descriptor of every SCM_RIGHTS header into @fds (at most @max;
  * any beyond are closed at once); returns how many there were in all.
  */
+/*
+ * One message of @len bytes into @m, its descriptors close-on-exec in
+ * @u, described by @mh for take_fds() and the checks (its iovec is gone
+ * on return). Retries on EINTR; recvmsg()'s result.
+ */
+static ssize_t msg_receive(int sock, void *m, size_t len, struct msghdr *mh,
+			   union vp_cmsg_buf *u)
+{
+	struct iovec iov = { m, len };
+	ssize_t n;
+
+	memset(mh, 0, sizeof(*mh));
+	mh->msg_iov = &iov;
+	mh->msg_iovlen = 1;
+	mh->msg_control = u->buf;
+	mh->msg_controllen = sizeof(u->buf);
+	do
+		n = recvmsg(sock, mh, MSG_CMSG_CLOEXEC);
+	while (n < 0 && errno == EINTR);
+	mh->msg_iov = NULL;
+	mh->msg_iovlen = 0;
+	return n;
+}
+
 static unsigned int take_fds(struct msghdr *mh, int *fds, unsigned int max)
 {
 	unsigned int total = 0, i, n;
@@ -677,7 +701,6 @@ static int msg_check(const struct msghdr *mh, ssize_t n, const struct vp_msg *m,
 struct vperfctr *vperfctr_receive(int sock)
 {
 	struct vp_msg m = { 0, 0 };
-	struct iovec iov = { &m, sizeof(m) };
 	int fds[VP_MSG_NFDS], err;
 	struct vperfctr *vp = NULL;
 	union vp_cmsg_buf u;
@@ -685,14 +708,7 @@ struct vperfctr *vperfctr_receive(int sock)
 	struct msghdr mh;
 	ssize_t n;
 
-	memset(&mh, 0, sizeof(mh));
-	mh.msg_iov = &iov;
-	mh.msg_iovlen = 1;
-	mh.msg_control = u.buf;
-	mh.msg_controllen = sizeof(u.buf);
-	do
-		n = recvmsg(sock, &mh, MSG_CMSG_CLOEXEC);
-	while (n < 0 && errno == EINTR);
+	n = msg_receive(sock, &m, sizeof(m), &mh, &u);
 	if (n < 0)
 		return NULL;
 	nfds = take_fds(&mh, fds, VP_MSG_NFDS);
@@ -1135,21 +1151,13 @@ static int ibs_msg_check(const struct msghdr *mh, ssize_t n,
 struct vperfctr_ibs_ring *vperfctr_ibs_ring_receive(int sock)
 {
 	struct ibs_msg m = { 0, 0 };
-	struct iovec iov = { &m, sizeof(m) };
 	union vp_cmsg_buf u;
 	struct msghdr mh;
 	unsigned int nfds;
 	int fd = -1, err;
 	ssize_t n;
 
-	memset(&mh, 0, sizeof(mh));
-	mh.msg_iov = &iov;
-	mh.msg_iovlen = 1;
-	mh.msg_control = u.buf;
-	mh.msg_controllen = sizeof(u.buf);
-	do
-		n = recvmsg(sock, &mh, MSG_CMSG_CLOEXEC);
-	while (n < 0 && errno == EINTR);
+	n = msg_receive(sock, &m, sizeof(m), &mh, &u);
 	if (n < 0)
 		return NULL;
 	nfds = take_fds(&mh, &fd, 1);
