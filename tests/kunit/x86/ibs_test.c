@@ -122,6 +122,16 @@ static struct perfctr_ibs_state *ibs_state(struct kunit *test, u32 flags,
 	return st;
 }
 
+/* IBS reserved on model @m, and a state for @flags and MaxCnts. */
+static struct perfctr_ibs_state *ibs_ready(struct kunit *test,
+					   const struct sim_model *m,
+					   u32 flags, u32 fetch, u32 op)
+{
+	ibs_start(test, m);
+	ibs_reserve(test);
+	return ibs_state(test, flags, fetch, op);
+}
+
 static int ibs_resume(struct perfctr_ibs_state *st)
 {
 	int err;
@@ -360,9 +370,8 @@ static void ibs_resume_suspend_writes(struct kunit *test)
 {
 	struct perfctr_ibs_state *st;
 
-	ibs_start(test, &sim_fam15);
-	ibs_reserve(test);
-	st = ibs_state(test, PERFCTR_IBS_FETCH | PERFCTR_IBS_OP, 0x1000, 0x2000);
+	st = ibs_ready(test, &sim_fam15, PERFCTR_IBS_FETCH | PERFCTR_IBS_OP,
+		       0x1000, 0x2000);
 	KUNIT_EXPECT_EQ(test, ibs_resume(st), 0);
 	KUNIT_EXPECT_EQ(test, sim_ibs.fetch_ctl, 0x100 | FETCH_EN);
 	KUNIT_EXPECT_EQ(test, sim_ibs.op_ctl, 0x200 | OP_EN);
@@ -415,9 +424,8 @@ static void ibs_resume_busy(struct kunit *test)
 	unsigned int cpu = raw_smp_processor_id(), writes;
 	struct perfctr_ibs_state *st;
 
-	ibs_start(test, &sim_fam15);
-	ibs_reserve(test);
-	st = ibs_state(test, PERFCTR_IBS_FETCH | PERFCTR_IBS_OP, 0x100, 0x100);
+	st = ibs_ready(test, &sim_fam15, PERFCTR_IBS_FETCH | PERFCTR_IBS_OP,
+		       0x100, 0x100);
 	perfctr_x86_sim_ibs_perf(cpu, true);
 	KUNIT_EXPECT_TRUE(test, perfctr_cpu_ibs_busy());
 	writes = perfctr_x86_sim.nr_wrmsr;
@@ -439,9 +447,7 @@ static void ibs_suspend_leaves_perf(struct kunit *test)
 	unsigned int cpu = raw_smp_processor_id();
 	struct perfctr_ibs_state *st;
 
-	ibs_start(test, &sim_fam15);
-	ibs_reserve(test);
-	st = ibs_state(test, PERFCTR_IBS_OP, 0, 0x100);
+	st = ibs_ready(test, &sim_fam15, PERFCTR_IBS_OP, 0, 0x100);
 	KUNIT_EXPECT_EQ(test, ibs_resume(st), 0);
 	perfctr_x86_sim_ibs_perf(cpu, true);
 	KUNIT_EXPECT_TRUE(test, perfctr_cpu_ibs_busy());
@@ -456,9 +462,7 @@ static void ibs_op_sample(struct kunit *test)
 {
 	struct perfctr_ibs_state *st;
 
-	ibs_start(test, &sim_fam15);
-	ibs_reserve(test);
-	st = ibs_state(test, PERFCTR_IBS_OP, 0, 0x100);
+	st = ibs_ready(test, &sim_fam15, PERFCTR_IBS_OP, 0, 0x100);
 	sim_ibs.rip = TEST_RIP;
 	perfctr_x86_sim.tsc = 0x123456789ULL;	/* still: every read gives it */
 	KUNIT_ASSERT_EQ(test, ibs_resume(st), 0);
@@ -491,9 +495,7 @@ static void ibs_fetch_sample(struct kunit *test)
 {
 	struct perfctr_ibs_state *st;
 
-	ibs_start(test, &sim_fam10);
-	ibs_reserve(test);
-	st = ibs_state(test, PERFCTR_IBS_FETCH, 0x40, 0);
+	st = ibs_ready(test, &sim_fam10, PERFCTR_IBS_FETCH, 0x40, 0);
 	sim_ibs.rip = TEST_RIP;
 	KUNIT_ASSERT_EQ(test, ibs_resume(st), 0);
 	sim_tick(0x40);
@@ -516,9 +518,7 @@ static void ibs_invalid_fields_zero(struct kunit *test)
 {
 	struct perfctr_ibs_state *st;
 
-	ibs_start(test, &sim_fam15);
-	ibs_reserve(test);
-	st = ibs_state(test, PERFCTR_IBS_OP, 0, 0x100);
+	st = ibs_ready(test, &sim_fam15, PERFCTR_IBS_OP, 0, 0x100);
 	sim_ibs.rip_invalid = true;
 	sim_ibs.not_load = true;
 	KUNIT_ASSERT_EQ(test, ibs_resume(st), 0);
@@ -537,9 +537,7 @@ static void ibs_rip_invalid_needs_cap(struct kunit *test)
 {
 	struct perfctr_ibs_state *st;
 
-	ibs_start(test, &sim_fam10);
-	ibs_reserve(test);
-	st = ibs_state(test, PERFCTR_IBS_OP, 0, 0x100);
+	st = ibs_ready(test, &sim_fam10, PERFCTR_IBS_OP, 0, 0x100);
 	sim_ibs.rip_invalid = true;
 	KUNIT_ASSERT_EQ(test, ibs_resume(st), 0);
 	ibs_run(0x100, 0x100);
@@ -577,44 +575,39 @@ static void ibs_masked_lvt_no_nmi(struct kunit *test)
 
 /* --- rate --- */
 
-static void ibs_rate_op_cycles(struct kunit *test)
+/* Samples taken by a set of FLAGS and MaxCnts run for N cycles. */
+static unsigned int ibs_rate(struct kunit *test, const struct sim_model *m,
+			     u32 flags, u32 fetch_max, u32 op_max, u64 n,
+			     u64 step)
 {
 	struct perfctr_ibs_state *st;
 
-	ibs_start(test, &sim_fam15);
-	ibs_reserve(test);
-	st = ibs_state(test, PERFCTR_IBS_OP, 0, 0x100);
+	st = ibs_ready(test, m, flags, fetch_max, op_max);
 	KUNIT_ASSERT_EQ(test, ibs_resume(st), 0);
-	ibs_run(50 * 0x100, 16);
+	ibs_run(n, step);
 	ibs_suspend(st);
-	KUNIT_EXPECT_EQ(test, nr_samples, 50U);
+	return nr_samples;
+}
+
+static void ibs_rate_op_cycles(struct kunit *test)
+{
+	KUNIT_EXPECT_EQ(test, ibs_rate(test, &sim_fam15, PERFCTR_IBS_OP, 0,
+				       0x100, 50 * 0x100, 16), 50U);
 }
 
 /* Dispatched ops: one per SIM_IBS_CYCLES_PER_OP cycles, half the rate. */
 static void ibs_rate_op_ops(struct kunit *test)
 {
-	struct perfctr_ibs_state *st;
-
-	ibs_start(test, &sim_fam15);
-	ibs_reserve(test);
-	st = ibs_state(test, PERFCTR_IBS_OP | PERFCTR_IBS_OP_CNT_OPS, 0, 0x100);
-	KUNIT_ASSERT_EQ(test, ibs_resume(st), 0);
-	ibs_run(50 * 0x100, 16);
-	ibs_suspend(st);
-	KUNIT_EXPECT_EQ(test, nr_samples, 50U / SIM_IBS_CYCLES_PER_OP);
+	KUNIT_EXPECT_EQ(test, ibs_rate(test, &sim_fam15,
+				       PERFCTR_IBS_OP | PERFCTR_IBS_OP_CNT_OPS,
+				       0, 0x100, 50 * 0x100, 16),
+			50U / SIM_IBS_CYCLES_PER_OP);
 }
 
 static void ibs_rate_fetch(struct kunit *test)
 {
-	struct perfctr_ibs_state *st;
-
-	ibs_start(test, &sim_fam10);
-	ibs_reserve(test);
-	st = ibs_state(test, PERFCTR_IBS_FETCH, 0x200, 0);
-	KUNIT_ASSERT_EQ(test, ibs_resume(st), 0);
-	ibs_run(40 * 0x200, 16);
-	ibs_suspend(st);
-	KUNIT_EXPECT_EQ(test, nr_samples, 40U);
+	KUNIT_EXPECT_EQ(test, ibs_rate(test, &sim_fam10, PERFCTR_IBS_FETCH,
+				       0x200, 0, 40 * 0x200, 16), 40U);
 }
 
 /*
@@ -623,18 +616,14 @@ static void ibs_rate_fetch(struct kunit *test)
  */
 static void ibs_rate_fetch_random(struct kunit *test)
 {
-	struct perfctr_ibs_state *st;
+	unsigned int n = ibs_rate(test, &sim_fam10,
+				  PERFCTR_IBS_FETCH | PERFCTR_IBS_FETCH_RAND,
+				  0x100, 0, 40 * 0x100, 1);
 
-	ibs_start(test, &sim_fam10);
-	ibs_reserve(test);
-	st = ibs_state(test, PERFCTR_IBS_FETCH | PERFCTR_IBS_FETCH_RAND, 0x100, 0);
-	KUNIT_ASSERT_EQ(test, ibs_resume(st), 0);
-	ibs_run(40 * 0x100, 1);
-	ibs_suspend(st);
-	KUNIT_EXPECT_GE(test, nr_samples, 40U);
-	KUNIT_EXPECT_LE(test, nr_samples, 40U * 0x100 / (0x100 - 15));
+	KUNIT_EXPECT_GE(test, n, 40U);
+	KUNIT_EXPECT_LE(test, n, 40U * 0x100 / (0x100 - 15));
 	/* And it does randomise: not one period every MaxCnt exactly. */
-	KUNIT_EXPECT_GT(test, nr_samples, 40U);
+	KUNIT_EXPECT_GT(test, n, 40U);
 }
 
 /* --- a latched sample and suspend --- */
@@ -643,9 +632,7 @@ static void ibs_suspend_delivers_latched(struct kunit *test)
 {
 	struct perfctr_ibs_state *st, *next;
 
-	ibs_start(test, &sim_fam15);
-	ibs_reserve(test);
-	st = ibs_state(test, PERFCTR_IBS_OP, 0, 0x100);
+	st = ibs_ready(test, &sim_fam15, PERFCTR_IBS_OP, 0, 0x100);
 	next = ibs_state(test, PERFCTR_IBS_OP, 0, 0x100);
 	KUNIT_ASSERT_EQ(test, ibs_resume(st), 0);
 	sim_tick(0x100);			/* latched, NMI not yet here */
@@ -667,9 +654,7 @@ static void ibs_late_nmi_claimed_once(struct kunit *test)
 	struct pt_regs regs = {};
 	int ret[2];
 
-	ibs_start(test, &sim_fam15);
-	ibs_reserve(test);
-	st = ibs_state(test, PERFCTR_IBS_OP, 0, 0x100);
+	st = ibs_ready(test, &sim_fam15, PERFCTR_IBS_OP, 0, 0x100);
 	KUNIT_ASSERT_EQ(test, ibs_resume(st), 0);
 	sim_tick(0x100);
 	ibs_suspend(st);
