@@ -24,16 +24,11 @@ if ! want ppc32 && ! want matrix; then
 elif ppc_build; then
 	record PASS ppc32-build
 	want ppc32 && {
-	if boot_plan --ppc mac99 --cpu 7450 --timeout 900 \
+	vm_suites ppc32 ppc "$BUILD/user-ppc32" "$BUILD/vm-ppc32.log" \
+		--ppc mac99 --cpu 7450 --timeout 900 \
 		--user "$BUILD/user-ppc32" --busybox "$ppc_ul/bin/busybox" \
 		ppc32 "$ppc_kb" check "$BUILD/vm-ppc32.log" \
-		"$BUILD/ppc32"/{perfctr,perfctr_test,perfctr_simpmu}.ko; then
-		record PASS ppc32-vm:plan-completed
-	else
-		record FAIL ppc32-vm:plan-completed "see $BUILD/vm-ppc32.log"
-	fi
-	suite_results "$BUILD/vm-ppc32.log" ppc "$BUILD/user-ppc32" ppc32
-	log_clean ppc32-vm:guest-log-clean "$BUILD/vm-ppc32.log"
+		"$BUILD/ppc32"/{perfctr,perfctr_test,perfctr_simpmu}.ko
 	}
 else
 	record FAIL ppc32-build "see $BUILD/ppc32.build.log, $BUILD/user-ppc32/build.log"

@@ -21,13 +21,8 @@ rt_run() {
 		return
 	fi
 	record PASS rt-build-module
-	if boot_plan --timeout 900 --user "$BUILD/user" rt "$rt_kb" rt \
-		"$BUILD/vm-rt.log" "$BUILD/x86_64-rt"/{perfctr,perfctr_test,perfctr_simpmu}.ko; then
-		record PASS rt-vm:plan-completed
-	else
-		record FAIL rt-vm:plan-completed "see $BUILD/vm-rt.log"
-	fi
-	suite_results "$BUILD/vm-rt.log" x86 "$BUILD/user" rt
-	log_clean rt-vm:guest-log-clean "$BUILD/vm-rt.log"
+	vm_suites rt x86 "$BUILD/user" "$BUILD/vm-rt.log" \
+		--timeout 900 --user "$BUILD/user" rt "$rt_kb" rt \
+		"$BUILD/vm-rt.log" "$BUILD/x86_64-rt"/{perfctr,perfctr_test,perfctr_simpmu}.ko
 }
 rt_run

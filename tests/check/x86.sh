@@ -10,12 +10,7 @@ section "test VM: KUnit and Check suites (x86_64, TCG, -smp 2)"
 # The fuzzer runs PERFCTR_FUZZ_SECONDS (20) on each of three models, the
 # stress run PERFCTR_STRESS_SECONDS (50) on two and two thirds of it on
 # the TSC, each with a few seconds to start and stop.
-if boot_plan --timeout $((1530 + 3 * ${PERFCTR_FUZZ_SECONDS:-20} + \
+vm_suites "" x86 "$BUILD/user" "$BUILD/vm-check.log" \
+	--timeout $((1530 + 3 * ${PERFCTR_FUZZ_SECONDS:-20} + \
 	4 * ${PERFCTR_STRESS_SECONDS:-50})) --user "$BUILD/user" check "$kb" check \
-	"$BUILD/vm-check.log" "$BUILD/x86_64"/{perfctr,perfctr_test,perfctr_simpmu}.ko; then
-	record PASS vm:plan-completed
-else
-	record FAIL vm:plan-completed "see $BUILD/vm-check.log"
-fi
-suite_results "$BUILD/vm-check.log" x86 "$BUILD/user"
-log_clean vm:guest-log-clean "$BUILD/vm-check.log"
+	"$BUILD/vm-check.log" "$BUILD/x86_64"/{perfctr,perfctr_test,perfctr_simpmu}.ko

@@ -45,16 +45,21 @@ ppc32) karch=powerpc; image=vmlinux; cross=powerpc-linux-gnu- ;;
 *) echo "unsupported arch $arch" >&2; exit 1 ;;
 esac
 
-if [ ! -f "$src/.unpacked" ]; then
-	echo ">> unpacking linux-source-$srcver ($debver)" >&2
-	rm -rf "$src"
-	mkdir -p "$src"
-	tar -xJf "$tarball" -C "$src" --strip-components=1
-	touch "$src/.unpacked"
-fi
+# One unpacking per source and one build per directory: a second caller
+# (make check builds the later parts' kernels in the background) waits
+# for the first.
+mkdir -p "$cache/src" "$cache/build"
+(
+	flock 8
+	if [ ! -f "$src/.unpacked" ]; then
+		echo ">> unpacking linux-source-$srcver ($debver)" >&2
+		rm -rf "$src"
+		mkdir -p "$src"
+		tar -xJf "$tarball" -C "$src" --strip-components=1
+		touch "$src/.unpacked"
+	fi
+) 8>"$src.lock"
 
-# One build per directory: a second caller waits for the first.
-mkdir -p "$cache/build"
 exec 9>"$out.lock"
 flock 9
 

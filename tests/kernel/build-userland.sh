@@ -18,6 +18,12 @@ cross=powerpc-linux-gnu-
 cache=${PERFCTR_CACHE:-$HOME/.cache/perfctr}
 here=$(cd "$(dirname "$0")" && pwd)
 
+# One build at a time: a second caller (make check builds this in the
+# background) waits for the first, then finds it built.
+mkdir -p "$cache"
+exec 9>"$cache/user.lock"
+flock 9
+
 # Debian's source lists, kept apart from the system's own apt state.
 apt_dir=$cache/apt-src
 apt_opts=(-o "Dir::Etc::SourceList=$apt_dir/sources.list"
