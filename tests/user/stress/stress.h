@@ -81,8 +81,10 @@ static inline void note_excess(unsigned long long ticks)
 
 /*
  * A sum may pass its thread's CPU time by this much (on top of half of
- * it): loaded hosts have shown up to about 60 ms, not yet explained
- * (testing.rst, "The stress run").
+ * it): the sums also count the switch window after the scheduler stops
+ * charging the thread, which a host stall of the vCPU stretches (20 ms
+ * measured with the host's cores busy, 60 ms seen; testing.rst, "The
+ * stress run").
  */
 #define CPU_SLACK_MS	100
 
