@@ -25,7 +25,8 @@ elif ppc_build; then
 	record PASS ppc32-build
 	want ppc32 && {
 	vm_suites ppc32 ppc "$BUILD/user-ppc32" "$BUILD/vm-ppc32.log" \
-		--ppc mac99 --cpu 7450 --timeout 900 \
+		--ppc mac99 --cpu 7450 \
+		--timeout $((900 + 2 * ${PERFCTR_FUZZ_SECONDS:-20})) \
 		--user "$BUILD/user-ppc32" --busybox "$ppc_ul/bin/busybox" \
 		ppc32 "$ppc_kb" check "$BUILD/vm-ppc32.log" \
 		"$BUILD/ppc32"/{perfctr,perfctr_test,perfctr_simpmu}.ko

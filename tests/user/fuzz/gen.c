@@ -1,10 +1,11 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
  * perfctr_fuzz: controls, setups, sizes and offsets. Controls are
- * mutated from a corpus that starts with a few plain setups (Intel's and
- * AMD's event-select layout: event in bits 0-7, USR bit 16, OS 17, INT
- * 20, EN 22; a fixed counter's 4-bit field) and keeps every control a
- * model accepted, so each model's own valid space is explored.
+ * mutated from a corpus that starts with a few plain setups (on x86
+ * Intel's and AMD's event-select layout: event in bits 0-7, USR bit 16,
+ * OS 17, INT 20, EN 22, and a fixed counter's 4-bit field; on ppc32
+ * PMCnSEL codes and MMCR0) and keeps every control a model accepted, so
+ * each model's own valid space is explored.
  */
 #include <signal.h>
 #include <string.h>
@@ -30,32 +31,62 @@ static const __u32 boundary[] = {
 #endif
 };
 
-static void seed_corpus(void)
+#ifdef __powerpc__
+/*
+ * ppc32: PMCnSEL codes the 604, 750 and 74xx share (PMC1 1: cycles, PMC2
+ * 2: instructions completed), the MMCR0 bits of an overflow interrupt,
+ * and ireset 100000 counts before PMCn's sign bit.
+ */
+static void seed_arch(void)
 {
-	struct perfctr_cpu_control *c;
+	struct perfctr_cpu_control *c = &corpus[corpus_len++];
 
-	memset(corpus, 0, sizeof(corpus));
-	corpus[0].tsc_on = 1;
-	c = &corpus[1];
+	c->nractrs = 1;
+	c->evntsel[0] = 1;
+	c = &corpus[corpus_len++];
+	c->tsc_on = 1;
+	c->nractrs = 2;
+	c->pmc_map[1] = 1;
+	c->evntsel[0] = 1;
+	c->evntsel[1] = 2;
+	c = &corpus[corpus_len++];
+	c->nrictrs = 1;
+	c->evntsel[0] = 1;
+	c->ireset[0] = 0x80000000 - 100000;
+	c->ppc.mmcr0 = PERFCTR_PPC_MMCR0_PMXE | PERFCTR_PPC_MMCR0_PMC1CE;
+}
+#else
+static void seed_arch(void)
+{
+	struct perfctr_cpu_control *c = &corpus[corpus_len++];
+
 	c->tsc_on = 1;
 	c->nractrs = 1;
 	c->evntsel[0] = SEL_EN | SEL_USR | 0xc0;	/* instructions retired */
-	c = &corpus[2];
+	c = &corpus[corpus_len++];
 	c->nractrs = 2;
 	c->pmc_map[1] = 1;
 	c->evntsel[0] = SEL_EN | SEL_USR | SEL_OS | 0x76;	/* AMD cycles */
 	c->evntsel[1] = SEL_EN | SEL_USR | 0xc0;
-	c = &corpus[3];
+	c = &corpus[corpus_len++];
 	c->nrictrs = 1;
 	c->evntsel[0] = SEL_EN | SEL_INT | SEL_USR | 0xc0;
 	c->ireset[0] = -100000;
-	corpus_len = 4;
 #ifdef PERFCTR_X86_FIXED_PMC
 	c = &corpus[corpus_len++];
 	c->nractrs = 1;
 	c->pmc_map[0] = PERFCTR_X86_FIXED_PMC;
 	c->evntsel[0] = 2;	/* fixed counter 0 above CPL 0 */
 #endif
+}
+#endif
+
+static void seed_corpus(void)
+{
+	memset(corpus, 0, sizeof(corpus));
+	corpus[0].tsc_on = 1;
+	corpus_len = 1;
+	seed_arch();
 }
 
 void gen_keep_cpu_control(const struct perfctr_cpu_control *c)
