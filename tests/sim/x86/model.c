@@ -731,10 +731,21 @@ static void sim_live_advance(void)
 	perfctr_x86_sim_publish();
 }
 
+static void bad_access(u32 what)
+{
+	S.nr_bad++;
+	S.last_bad = what;
+}
+
+/* RDTSC's #UD on a CPU without a TSC, as a read of its MSR (0x10). */
+#define SIM_BAD_RDTSC	0x10
+
 u64 perfctr_sim_rdtsc(void)
 {
 	u64 now = S.tsc;
 
+	if (!S.m->has_tsc)
+		bad_access(SIM_BAD_RDTSC);
 	if (S.live) {
 		sim_live_advance();
 		S.nr_rdtsc++;
@@ -744,12 +755,6 @@ u64 perfctr_sim_rdtsc(void)
 	S.tsc += S.tsc_step;
 	S.nr_rdtsc++;
 	return now;
-}
-
-static void bad_access(u32 what)
-{
-	S.nr_bad++;
-	S.last_bad = what;
 }
 
 u64 perfctr_sim_rdpmc(u32 index)
