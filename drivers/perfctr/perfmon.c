@@ -255,19 +255,25 @@ static int pmon_read(struct pmon_file *pm, int num, s64 *value)
 
 /*
  * The TSC, and its rate in MHz: a hint, as FreeBSD's was. Not for a
- * thread that forbade itself RDTSC (prctl PR_SET_TSC): EPERM.
+ * thread that forbade itself RDTSC (prctl PR_SET_TSC): EPERM; nor on a
+ * CPU without a TSC: EOPNOTSUPP.
  */
 static int pmon_tstamp(struct pmc_tstamp *ts)
 {
 	unsigned int mult = perfctr_info.tsc_to_cpu_mult ?: 1;
+	u64 tsc;
+	int err;
 
 #ifdef TIF_NOTSC
 	if (test_thread_flag(TIF_NOTSC))
 		return -EPERM;
 #endif
+	err = perfctr_cpu_read_tsc(&tsc);
+	if (err)
+		return err;
 	memset(ts, 0, sizeof(*ts));	/* the padding, on 64-bit */
 	ts->pmct_rate = perfctr_info.cpu_khz / mult / 1000;
-	ts->pmct_value = perfctr_cpu_read_tsc();
+	ts->pmct_value = tsc;
 	return 0;
 }
 

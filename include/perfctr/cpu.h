@@ -133,8 +133,12 @@ void perfctr_cpu_sample(struct perfctr_cpu_state *state);
  */
 unsigned int perfctr_cpu_features(void);
 
-/* The full 64-bit TSC (ppc32: time base) the sums' tsc counts. */
-u64 perfctr_cpu_read_tsc(void);
+/*
+ * The full 64-bit TSC (ppc32: time base) the sums' tsc counts, in @tsc;
+ * -EOPNOTSUPP on an x86 CPU without one (a hypervisor may hide it), where
+ * RDTSC would fault.
+ */
+int perfctr_cpu_read_tsc(u64 *tsc);
 
 /*
  * /dev/perfmon (drivers/perfctr/perfmon.c): FreeBSD perfmon(4) counter

@@ -354,9 +354,10 @@ void perfctr_cpu_sample(struct perfctr_cpu_state *state)
 				   pp_mftb_low());
 }
 
-u64 perfctr_cpu_read_tsc(void)
+int perfctr_cpu_read_tsc(u64 *tsc)
 {
-	return pp_mftb();
+	*tsc = pp_mftb();	/* every PowerPC has a time base */
+	return 0;
 }
 
 /* /dev/perfmon: no PowerPC has the Pentium's or Pentium Pro's layout. */

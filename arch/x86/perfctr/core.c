@@ -310,9 +310,12 @@ void perfctr_cpu_sample(struct perfctr_cpu_state *state)
 				   pc_rdtsc_low());
 }
 
-u64 perfctr_cpu_read_tsc(void)
+int perfctr_cpu_read_tsc(u64 *tsc)
 {
-	return pc_rdtsc();
+	if (!(perfctr_info.features & PERFCTR_FEATURE_RDTSC))
+		return -EOPNOTSUPP;
+	*tsc = pc_rdtsc();
+	return 0;
 }
 
 void perfctr_arch_ack_overflow(const struct perfctr_cpu_state *state,

@@ -85,6 +85,34 @@ static void x86_detect_no_tsc(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, perfctr_x86_sim.nr_rdtsc, 0U);
 }
 
+/*
+ * /dev/perfmon's PMIOTSTAMP reads the TSC through perfctr_cpu_read_tsc():
+ * a value where the CPU has a TSC, EOPNOTSUPP and no RDTSC where it has
+ * none (the same P6 with CPUID's TSC flag clear, as a hypervisor may).
+ */
+static void x86_read_tsc(struct kunit *test)
+{
+	u64 tsc = 0;
+
+	perfctr_x86_sim_reset(&sim_p6);
+	perfctr_x86_sim.autotick = 1;
+	KUNIT_ASSERT_EQ(test, perfctr_cpu_init(), 0);
+	perfctr_x86_sim.tsc = 0x123456789ULL;
+	KUNIT_EXPECT_EQ(test, perfctr_cpu_read_tsc(&tsc), 0);
+	KUNIT_EXPECT_EQ(test, tsc, 0x123456789ULL);
+	perfctr_cpu_exit();
+
+	perfctr_x86_sim_reset(&sim_p6_no_tsc);
+	perfctr_x86_sim.autotick = 1;
+	KUNIT_ASSERT_EQ(test, perfctr_cpu_init(), 0);
+	tsc = 1;
+	KUNIT_EXPECT_EQ(test, perfctr_cpu_read_tsc(&tsc), -EOPNOTSUPP);
+	KUNIT_EXPECT_EQ(test, tsc, 1ULL);
+	KUNIT_EXPECT_EQ(test, perfctr_x86_sim.nr_rdtsc, 0U);
+	KUNIT_EXPECT_EQ(test, perfctr_x86_sim.nr_bad, 0U);
+	perfctr_cpu_exit();
+}
+
 /* Counters perf_events holds exist: no self-test, no fallback. */
 static void x86_detect_kernel_busy(struct kunit *test)
 {
@@ -160,6 +188,7 @@ static struct kunit_case detect_test_cases[] = {
 	KUNIT_CASE_PARAM(x86_detect, detect_gen_params),
 	KUNIT_CASE_PARAM(x86_detect_cpuid, cpuid_gen_params),
 	KUNIT_CASE(x86_detect_no_tsc),
+	KUNIT_CASE(x86_read_tsc),
 	KUNIT_CASE(x86_detect_kernel_busy),
 	{}
 };

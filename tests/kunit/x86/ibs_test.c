@@ -52,6 +52,14 @@ static const struct perfctr_x86_sim_model sim_op_only = {
 	.ibs_caps = PERFCTR_IBS_CAP_AVAIL | PERFCTR_IBS_CAP_OPSAM,
 };
 
+/* The op-only part with CPUID's TSC flag clear, as a hypervisor may. */
+static const struct perfctr_x86_sim_model sim_ibs_no_tsc = {
+	.name = "ibs-no-tsc", .vendor = X86_VENDOR_AMD, .family = 0x10,
+	.kind = SIM_K7, .pmc_mask = 0xF,
+	.sel_msr = 0xC0010000, .ctr_msr = 0xC0010004, .stride = 1, .width = 48,
+	.ibs_caps = PERFCTR_IBS_CAP_AVAIL | PERFCTR_IBS_CAP_OPSAM,
+};
+
 /* CPUID Fn8000_001B without IbsFfv: its flags mean nothing. */
 static const struct perfctr_x86_sim_model sim_no_ffv = {
 	.name = "no-ffv", .vendor = X86_VENDOR_AMD, .family = 0x10,
@@ -532,6 +540,21 @@ static void ibs_invalid_fields_zero(struct kunit *test)
 	ibs_suspend(st);
 }
 
+/* No TSC: the sample's tsc is 0, and no RDTSC (#UD) in the NMI. */
+static void ibs_sample_without_tsc(struct kunit *test)
+{
+	struct perfctr_ibs_state *st;
+
+	st = ibs_ready(test, &sim_ibs_no_tsc, PERFCTR_IBS_OP, 0, 0x100);
+	KUNIT_ASSERT_EQ(test, ibs_resume(st), 0);
+	ibs_run(0x100, 0x100);
+	ibs_suspend(st);
+	KUNIT_ASSERT_EQ(test, nr_samples, 1U);
+	KUNIT_EXPECT_EQ(test, last.tsc, 0ULL);
+	KUNIT_EXPECT_TRUE(test, last.op_ctl & OP_VAL);
+	KUNIT_EXPECT_EQ(test, perfctr_x86_sim.nr_bad, 0U);
+}
+
 /* Without RipInvalidChk bit 38 means nothing: the RIP counts as valid. */
 static void ibs_rip_invalid_needs_cap(struct kunit *test)
 {
@@ -683,6 +706,7 @@ static struct kunit_case ibs_cases[] = {
 	KUNIT_CASE(ibs_op_sample),
 	KUNIT_CASE(ibs_fetch_sample),
 	KUNIT_CASE(ibs_invalid_fields_zero),
+	KUNIT_CASE(ibs_sample_without_tsc),
 	KUNIT_CASE(ibs_rip_invalid_needs_cap),
 	KUNIT_CASE(ibs_nmi_not_ours),
 	KUNIT_CASE(ibs_masked_lvt_no_nmi),
