@@ -546,6 +546,7 @@ static void ibs_sample_without_tsc(struct kunit *test)
 	struct perfctr_ibs_state *st;
 
 	st = ibs_ready(test, &sim_ibs_no_tsc, PERFCTR_IBS_OP, 0, 0x100);
+	perfctr_x86_sim.tsc = 0x123456789ULL;	/* what an RDTSC would give */
 	KUNIT_ASSERT_EQ(test, ibs_resume(st), 0);
 	ibs_run(0x100, 0x100);
 	ibs_suspend(st);
