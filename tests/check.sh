@@ -29,9 +29,7 @@ finish() {
 		echo "failed:"
 		sed -n 's/^FAIL /  /p' "$results"
 	fi
-	# A part that failed early ends the run before the background
-	# builds: they finish, for the next run's cache.
-	[ -z "$prebuild_pid" ] || wait "$prebuild_pid"
+	prebuild_stop
 	echo
 	echo "make check took $(($(date +%s) - start)) s; logs in $BUILD"
 	if [ "$s" -gt 0 ]; then
@@ -121,9 +119,13 @@ vm_suites() {
 # Each build holds its cache directory's lock, so a part that needs one
 # sooner waits for it rather than building it twice, and builds it
 # itself (with the error in its own log) if the background one failed.
+# Its disk reads and writes wait for the guests' too (ionice idle). In a
+# process group of its own (set -m), so that a run that ends early, or is
+# interrupted, stops all of it: a build cut short has no .built and is
+# built again by the next run.
 prebuild() {
 	want rt && build_kernel x86_64-rt
-	if want ppc32 || want matrix; then
+	if [ "$ppc_deps" = 1 ]; then
 		build_userland ppc32
 		build_kernel ppc32
 	fi
@@ -131,16 +133,34 @@ prebuild() {
 }
 prebuild_pid=
 prebuild_start() {
-	(renice -n 19 -p "$BASHPID" >/dev/null; prebuild) \
-		>"$BUILD/prebuild.log" 2>&1 &
+	set -m
+	(renice -n 19 -p "$BASHPID" >/dev/null
+	 ionice -c 3 -p "$BASHPID" 2>/dev/null
+	 prebuild) >"$BUILD/prebuild.log" 2>&1 &
 	prebuild_pid=$!
+	set +m
+	echo "  the later parts' kernels build in the background: $BUILD/prebuild.log"
 }
+prebuild_stop() {
+	[ -n "$prebuild_pid" ] || return 0
+	kill -- -"$prebuild_pid" 2>/dev/null
+	wait "$prebuild_pid" 2>/dev/null
+	prebuild_pid=
+}
+trap 'prebuild_stop; exit 130' INT TERM
 
 section "dependencies"
-# The ppc32 tools too, now: the background builds must not run apt.
+# The ppc32 tools too, now: the background builds must not run apt. If
+# they cannot be had, the ppc32 and matrix parts fail and the rest runs.
+ppc_deps=0
 if want ppc32 || want matrix; then
-	bash "$ROOT/tests/deps.sh" ppc || { record FAIL deps; finish; }
-else
+	if bash "$ROOT/tests/deps.sh" ppc; then
+		ppc_deps=1
+	else
+		record FAIL ppc32-deps "the ppc32 cross tools or qemu-system-ppc"
+	fi
+fi
+if [ "$ppc_deps" = 0 ]; then
 	bash "$ROOT/tests/deps.sh" || { record FAIL deps; finish; }
 fi
 

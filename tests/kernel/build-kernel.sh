@@ -50,7 +50,7 @@ esac
 # for the first.
 mkdir -p "$cache/src" "$cache/build"
 (
-	flock 8
+	flock -n 8 || { echo ">> waiting for another unpacking of $src" >&2; flock 8; }
 	if [ ! -f "$src/.unpacked" ]; then
 		echo ">> unpacking linux-source-$srcver ($debver)" >&2
 		rm -rf "$src"
@@ -61,7 +61,7 @@ mkdir -p "$cache/src" "$cache/build"
 ) 8>"$src.lock"
 
 exec 9>"$out.lock"
-flock 9
+flock -n 9 || { echo ">> waiting for another build of $out" >&2; flock 9; }
 
 if [ -f "$out/.built" ]; then
 	echo "$out"

@@ -22,7 +22,7 @@ here=$(cd "$(dirname "$0")" && pwd)
 # background) waits for the first, then finds it built.
 mkdir -p "$cache"
 exec 9>"$cache/user.lock"
-flock 9
+flock -n 9 || { echo ">> waiting for another build of the $arch user space" >&2; flock 9; }
 
 # Debian's source lists, kept apart from the system's own apt state.
 apt_dir=$cache/apt-src
