@@ -69,7 +69,6 @@ struct pc_ibs_cpu {
 static DEFINE_PER_CPU(struct pc_ibs_cpu, pc_ibs);
 static u32 pc_ibs_caps;
 static bool pc_ibs_fam10;		/* stop in two writes (erratum 420) */
-static bool pc_ibs_tsc;			/* a hypervisor may hide the TSC */
 static perfctr_ibs_handler_t pc_ibs_handler;
 static DEFINE_MUTEX(pc_ibs_lock);	/* reservations and busy scans */
 static unsigned int pc_ibs_users;
@@ -86,7 +85,6 @@ void pc_ibs_init(const struct pc_cpu_ident *id)
 		return;
 	pc_ibs_caps = id->ibs_caps;
 	pc_ibs_fam10 = id->family == 0x10;
-	pc_ibs_tsc = id->has_tsc;
 	/*
 	 * Without IbsFfv the leaf's flags mean nothing; every IBS CPU has
 	 * fetch and op sampling (family 10h's baseline).
@@ -214,7 +212,7 @@ static void pc_ibs_fetch_sample(struct perfctr_ibs_sample *s, u64 ctl)
 {
 	memset(s, 0, sizeof(*s));
 	s->kind = PERFCTR_IBS_SAMPLE_FETCH;
-	s->tsc = pc_ibs_tsc ? pc_rdtsc() : 0;
+	perfctr_cpu_read_tsc(&s->tsc);	/* none: 0, as memset left it */
 	s->fetch_ctl = ctl;
 	s->fetch_lin = pc_rdmsr(MSR_AMD64_IBSFETCHLINAD);
 	s->valid = PERFCTR_IBS_VALID_FETCH_LIN;
@@ -228,7 +226,7 @@ static void pc_ibs_op_sample(struct perfctr_ibs_sample *s, u64 ctl)
 {
 	memset(s, 0, sizeof(*s));
 	s->kind = PERFCTR_IBS_SAMPLE_OP;
-	s->tsc = pc_ibs_tsc ? pc_rdtsc() : 0;
+	perfctr_cpu_read_tsc(&s->tsc);	/* none: 0, as memset left it */
 	s->op_ctl = ctl;
 	s->op_data[0] = pc_rdmsr(MSR_AMD64_IBSOPDATA);
 	s->op_data[1] = pc_rdmsr(MSR_AMD64_IBSOPDATA2);
