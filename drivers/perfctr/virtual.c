@@ -544,7 +544,10 @@ static void vp_fold(struct vperfctr *v)
 	raw_spin_unlock(&t->lock);
 }
 
-/* In the owner, linked: forget @v (it is unlinked). */
+/*
+ * In the owner, linked: forget @v (it is unlinked). Once: the caller that
+ * claims the reap unregisters the notifier; a second detach does nothing.
+ */
 static void vp_detach(struct vperfctr *v)
 {
 	unsigned long flags;
@@ -552,12 +555,15 @@ static void vp_detach(struct vperfctr *v)
 
 	preempt_disable();
 	raw_spin_lock_irqsave(&v->lock, flags);
-	vp_leave(v);
-	vp_stop(v, VP_STOP_CMD);	/* a mapping shows final sums */
-	vp_fold(v);
-	reap = vp_claim_reap(v);
+	reap = !WARN_ON_ONCE(!v->unlinked) && vp_claim_reap(v);
+	if (reap) {
+		vp_leave(v);
+		vp_stop(v, VP_STOP_CMD);	/* a mapping shows final sums */
+		vp_fold(v);
+	}
 	raw_spin_unlock_irqrestore(&v->lock, flags);
-	preempt_notifier_unregister(&v->pn);
+	if (reap)
+		preempt_notifier_unregister(&v->pn);
 	preempt_enable();
 	if (reap)
 		vp_reap_later(v);
@@ -590,9 +596,13 @@ static void vp_link_fn(struct callback_head *cb)
 	vp_link(container_of(cb, struct vperfctr, twork));
 }
 
+/* Queued by another's unlink, which holds a reference for it. */
 static void vp_detach_fn(struct callback_head *cb)
 {
-	vp_detach(container_of(cb, struct vperfctr, twork));
+	struct vperfctr *v = container_of(cb, struct vperfctr, twork);
+
+	vp_detach(v);
+	vp_put(v);
 }
 
 /* The timer of each CPU folds the running set's counts into its sums. */
@@ -1631,8 +1641,10 @@ static void vp_unlink(struct vperfctr *v)
 	if (!vp_mark_unlinked(v))
 		return;
 	init_task_work(&v->twork, vp_detach_fn);
+	refcount_inc(&v->refs);		/* the work's; the owner's stays */
 	/* Fails only if it is exiting: then its last switch reaps the set. */
-	task_work_add(v->owner, &v->twork, TWA_RESUME);
+	if (task_work_add(v->owner, &v->twork, TWA_RESUME))
+		refcount_dec(&v->refs);
 }
 
 /* Locked, idle: one of the commands other than UNLINK. */
@@ -1993,6 +2005,14 @@ static void vp_exec(void *data, struct task_struct *task, pid_t old_pid,
 	if (!v)
 		goto out;
 	raw_spin_lock_irqsave(&v->lock, flags);
+	/*
+	 * Unlinked since the lookup (a /dev/perfmon close in another
+	 * process): the detach that unlink queued is the only one.
+	 */
+	if (v->unlinked) {
+		raw_spin_unlock_irqrestore(&v->lock, flags);
+		goto out;
+	}
 	/* An overflow signal due at the exec is the old program's. */
 	v->sig_due = false;
 	v->ovf_mask = 0;
