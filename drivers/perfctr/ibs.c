@@ -18,6 +18,7 @@
 #include <linux/errno.h>
 #include <linux/fs.h>
 #include <linux/irq_work.h>
+#include <linux/llist.h>
 #include <linux/mm.h>
 #include <linux/module.h>
 #include <linux/mutex.h>
@@ -28,8 +29,10 @@
 #include <linux/sched/task.h>
 #include <linux/signal.h>
 #include <linux/slab.h>
+#include <linux/task_work.h>
 #include <linux/uaccess.h>
 #include <linux/vmalloc.h>
+#include <linux/workqueue.h>
 
 #include <perfctr/compat.h>
 #include <perfctr/cpu.h>
@@ -64,12 +67,19 @@ struct vp_ibs {
 	bool dumpable;
 	bool late_ok;
 	bool signalled;			/* since the ring last had room */
-	struct irq_work sig_work;
+	struct irq_work sig_work;	/* from the NMI: queues sig_twork */
+	unsigned long sig_pending;	/* bit 0: sig_twork is queued */
+	struct callback_head sig_twork;	/* the signal, in the owner */
+	struct llist_node free_node;
 	struct mutex consume;		/* readers: tail */
 };
 
 static DEFINE_MUTEX(ibs_mutex);
 static unsigned int ibs_users;		/* setups alive: the reservation */
+
+static void ibs_free_fn(struct work_struct *work);
+static LLIST_HEAD(ibs_free_list);
+static DECLARE_WORK(ibs_free_work, ibs_free_fn);
 
 static_assert(sizeof(struct perfctr_ibs_sample) == 128);
 static_assert(sizeof(struct perfctr_ibs_ring) == 56);
@@ -150,19 +160,42 @@ static int ibs_check(const struct perfctr_ibs_control *c)
 	return 0;
 }
 
+/*
+ * In the owner, on its way to user space: the ring is full. Never into a
+ * program exec'd since the setup (it may be setuid): an execve() may be
+ * under way for a while before in_execve says so, and a signal sent then
+ * would stay pending into the new program.
+ */
+static void ibs_signal_twork(struct callback_head *cb)
+{
+	struct vp_ibs *ib = container_of(cb, struct vp_ibs, sig_twork);
+	struct kernel_siginfo info;
+
+	clear_bit(0, &ib->sig_pending);
+	if (READ_ONCE(current->self_exec_id) == ib->exec_id) {
+		clear_siginfo(&info);
+		info.si_signo = ib->uctl.si_signo;
+		info.si_code = SI_PMC_IBS_FULL;
+		send_sig_info(info.si_signo, &info, current);
+	}
+	vp_ibs_put(ib);
+}
+
+/* After the NMI: the signal goes with task_work, which holds @ib. */
 static void ibs_signal_fn(struct irq_work *work)
 {
 	struct vp_ibs *ib = container_of(work, struct vp_ibs, sig_work);
-	struct kernel_siginfo info;
 
-	/* Never into a program the owner exec'd since, or is exec'ing. */
-	if (ib->owner->in_execve ||
-	    READ_ONCE(ib->owner->self_exec_id) != ib->exec_id)
+	if (test_and_set_bit(0, &ib->sig_pending))
+		return;			/* one is on its way */
+	if (!refcount_inc_not_zero(&ib->refs)) {
+		clear_bit(0, &ib->sig_pending);	/* being freed */
 		return;
-	clear_siginfo(&info);
-	info.si_signo = ib->uctl.si_signo;
-	info.si_code = SI_PMC_IBS_FULL;
-	send_sig_info(info.si_signo, &info, ib->owner);
+	}
+	if (task_work_add(ib->owner, &ib->sig_twork, TWA_RESUME)) {
+		clear_bit(0, &ib->sig_pending);	/* exited */
+		vp_ibs_put(ib);
+	}
 }
 
 static void ibs_free(struct vp_ibs *ib)
@@ -196,9 +229,25 @@ void vp_ibs_hold(struct vp_ibs *ib)
 	refcount_inc(&ib->refs);
 }
 
+/*
+ * The last reference frees @ib from a work item, never here: it may be
+ * the signal's task_work or irq_work, where the module must not lose its
+ * last reference, nor the irq_work wait for itself.
+ */
 void vp_ibs_put(struct vp_ibs *ib)
 {
-	if (ib && refcount_dec_and_test(&ib->refs))
+	if (ib && refcount_dec_and_test(&ib->refs)) {
+		llist_add(&ib->free_node, &ibs_free_list);
+		schedule_work(&ibs_free_work);
+	}
+}
+
+static void ibs_free_fn(struct work_struct *work)
+{
+	struct llist_node *list = llist_del_all(&ibs_free_list);
+	struct vp_ibs *ib, *n;
+
+	llist_for_each_entry_safe(ib, n, list, free_node)
 		ibs_free(ib);
 }
 
@@ -232,6 +281,7 @@ static struct vp_ibs *ibs_alloc(struct task_struct *owner,
 	refcount_set(&ib->refs, 1);
 	mutex_init(&ib->consume);
 	init_irq_work(&ib->sig_work, ibs_signal_fn);
+	init_task_work(&ib->sig_twork, ibs_signal_twork);
 	get_task_struct(owner);
 	ib->owner = owner;
 	ib->exec_id = READ_ONCE(owner->self_exec_id);
@@ -549,7 +599,9 @@ void vp_ibs_init(void)
 	perfctr_cpu_set_ibs_handler(ibs_sample);
 }
 
+/* Every setup is gone (each held a module reference) or in the work. */
 void vp_ibs_exit(void)
 {
 	perfctr_cpu_set_ibs_handler(NULL);
+	flush_work(&ibs_free_work);
 }

@@ -123,6 +123,7 @@ struct vperfctr {
 	bool sig_queued;		/* sig_twork is queued */
 	int sig_signo;			/* for sig_twork: what to send */
 	u32 sig_mask;
+	u64 sig_exec_id;		/* the program sig_mask is for */
 	struct callback_head sig_twork;	/* the signal, on the way out */
 	bool reserved;			/* holds the hardware */
 	bool evicted;			/* lost it to vperfctr_reclaim() */
@@ -397,17 +398,15 @@ static void vp_leave(struct vperfctr *v)
 }
 
 /*
- * Locked, in the owner: the overflow signal to send once unlocked, or 0.
- * None while the owner is inside execve(): a signal sent then stays
- * pending through the exec and would reach the new program, which may
- * be setuid. It waits; vp_exec() drops it, or a failed exec sends it
- * at the next switch-in.
+ * Locked, in the owner: the overflow signal to send, or 0. None between
+ * an exec and its decision: vp_exec() drops it. Before that, it is for
+ * the program of the current exec id (vp_queue_signal()).
  */
 static u32 vp_take_signal(struct vperfctr *v, int *signo)
 {
 	u32 mask = v->ovf_mask;
 
-	if (!v->sig_due || current->in_execve || vp_exec_pending(v))
+	if (!v->sig_due || vp_exec_pending(v))
 		return 0;
 	v->sig_due = false;
 	v->ovf_mask = 0;
@@ -429,7 +428,11 @@ static void vp_signal(struct task_struct *task, int signo, u32 mask)
 
 static void vp_put(struct vperfctr *v);
 
-/* In the owner, on its way to user space: the signal queued for it. */
+/*
+ * In the owner, on its way to user space: the signal queued for it, but
+ * not into a program exec'd since (it may be setuid), nor for a set gone.
+ * An execve() may be under way for a while before in_execve says so.
+ */
 static void vp_signal_fn(struct callback_head *cb)
 {
 	struct vperfctr *v = container_of(cb, struct vperfctr, sig_twork);
@@ -439,6 +442,8 @@ static void vp_signal_fn(struct callback_head *cb)
 
 	raw_spin_lock_irqsave(&v->lock, flags);
 	mask = v->sig_mask;
+	if (v->unlinked || READ_ONCE(current->self_exec_id) != v->sig_exec_id)
+		mask = 0;
 	signo = v->sig_signo;
 	v->sig_mask = 0;
 	v->sig_queued = false;
@@ -463,6 +468,7 @@ static void vp_queue_signal(struct vperfctr *v)
 		return;
 	v->sig_mask |= mask;
 	v->sig_signo = signo;
+	v->sig_exec_id = READ_ONCE(current->self_exec_id);
 	if (v->sig_queued)
 		return;
 	refcount_inc(&v->refs);
@@ -2013,9 +2019,10 @@ static void vp_exec(void *data, struct task_struct *task, pid_t old_pid,
 		raw_spin_unlock_irqrestore(&v->lock, flags);
 		goto out;
 	}
-	/* An overflow signal due at the exec is the old program's. */
+	/* An overflow signal due or queued at the exec is the old program's. */
 	v->sig_due = false;
 	v->ovf_mask = 0;
+	v->sig_mask = 0;
 	if (vp_survives_exec(v, bprm)) {
 		WRITE_ONCE(v->exec_id, READ_ONCE(current->self_exec_id));
 		vp_unstop(v, VP_STOP_EXEC);
