@@ -15,7 +15,8 @@
  *  - the notifier list of a task is changed only by the task itself
  *    (directly, or through task_work), as the scheduler walks it unlocked.
  * A set is freed after its owner's last schedule or after an unlink, by
- * a work item that then drops the module reference the set holds.
+ * a work item that then drops the module reference the set holds. Its
+ * life (enum vp_life) moves forward only, in vp_life_move().
  *
  * A set a tracer gave its tracee is linked (its notifier registered) by
  * the tracee itself, through task_work, and nothing else resumes,
@@ -89,6 +90,30 @@ static_assert(sizeof(struct vperfctr_children) ==
 #define VP_STOP_EXIT	BIT(5)	/* the owner is exiting: the sums are final */
 
 /*
+ * A set's life (Documentation/perfctr/virtual.rst has the diagram). It
+ * only moves forward, under v->lock, in vp_life_move(); lookups see the
+ * sets below VP_UNLINKED, and VP_EXITED and above are finished.
+ *
+ *  SPARE    made, nobody's yet: a fork's spare, or one being set up
+ *  LINKING  its owner's, and found; the link work is queued in the owner
+ *  LINKED   the owner's notifier suspends and resumes it
+ *  EXITED   the owner exited: its sums are final, its files read them
+ *  UNLINKED gone for lookups; exactly one detach is queued or running:
+ *           the link work (from LINKING), the owner itself or the detach
+ *           work another's unlink queued (from LINKED)
+ *  DEAD     the owner is done with it: the reap unhashes it and drops
+ *           the owner's reference
+ */
+enum vp_life {
+	VP_SPARE,
+	VP_LINKING,
+	VP_LINKED,
+	VP_EXITED,
+	VP_UNLINKED,
+	VP_DEAD,
+};
+
+/*
  * An inheritance tree: the total of its members, the sets that threads
  * made by the root's owner (and theirs, on down) got at their birth.
  * Each member adds its sums once, as it exits or leaves the tree.
@@ -113,13 +138,10 @@ struct vperfctr {
 	struct vp_creds creds;		/* a set survives exec only with these */
 	u64 exec_id;			/* owner's at the control's write */
 	u32 saved_cstatus;		/* cstatus while stopped */
-	u32 ovf_mask;			/* for the signal not yet sent */
+	u32 ovf_mask;			/* for the signal not yet taken */
 	unsigned int stopped;		/* VP_STOP_* */
-	bool linked;			/* notifier registered */
-	bool unlinked;			/* gone for lookups; to be detached */
-	bool reaping;
+	enum vp_life life;		/* v->lock; lookups READ_ONCE() it */
 	bool resumed;			/* counting on a CPU now */
-	bool sig_due;
 	bool sig_queued;		/* sig_twork is queued */
 	int sig_signo;			/* for sig_twork: what to send */
 	u32 sig_mask;
@@ -127,7 +149,6 @@ struct vperfctr {
 	struct callback_head sig_twork;	/* the signal, on the way out */
 	bool reserved;			/* holds the hardware */
 	bool evicted;			/* lost it to vperfctr_reclaim() */
-	bool exited;			/* the owner exited: final sums */
 	/* Inheritance: the tree this set roots, or is a member of. */
 	struct vp_tree *tree;
 	bool root;
@@ -205,6 +226,36 @@ static void vp_end(struct vperfctr *v)
 	WRITE_ONCE(v->page->seq, v->page->seq + 1);
 }
 
+/* Where each state may be entered from (the diagram). */
+static const u8 vp_life_from[] = {
+	[VP_LINKING]	= BIT(VP_SPARE),
+	[VP_LINKED]	= BIT(VP_SPARE) | BIT(VP_LINKING),
+	[VP_EXITED]	= BIT(VP_LINKING) | BIT(VP_LINKED),
+	[VP_UNLINKED]	= BIT(VP_LINKING) | BIT(VP_LINKED),
+	/* LINKING: a link work that runs in the owner's exit */
+	[VP_DEAD]	= BIT(VP_LINKING) | BIT(VP_EXITED) | BIT(VP_UNLINKED),
+};
+
+/*
+ * The one place a set's life moves. A move the diagram does not have
+ * warns once and changes nothing: the caller then does nothing either.
+ */
+static bool vp_life_move(struct vperfctr *v, enum vp_life to)
+{
+	lockdep_assert_held(&v->lock);
+	if (WARN_ONCE(!(vp_life_from[to] & BIT(v->life)),
+		      "perfctr: no set moves from life %d to %d\n", v->life, to))
+		return false;
+	WRITE_ONCE(v->life, to);
+	return true;
+}
+
+/* Its owner's, found by lookups, not finished. */
+static bool vp_life_owned(const struct vperfctr *v)
+{
+	return v->life == VP_LINKING || v->life == VP_LINKED;
+}
+
 static void vp_timer_arm(void)
 {
 	struct vp_cpu *c = this_cpu_ptr(&vp_cpus);
@@ -216,11 +267,12 @@ static void vp_timer_arm(void)
 		      PERFCTR_TIMER_MODE);
 }
 
-/* Locked, no counter running: stop for @why, counts kept. */
+/* No counter running: stop for @why, counts kept. */
 static void vp_stop(struct vperfctr *v, unsigned int why)
 {
 	struct perfctr_cpu_state *st = &v->page->cpu;
 
+	lockdep_assert_held(&v->lock);
 	if (!v->stopped && st->cstatus) {
 		v->saved_cstatus = st->cstatus;
 		vp_begin(v);
@@ -232,6 +284,7 @@ static void vp_stop(struct vperfctr *v, unsigned int why)
 
 static void vp_unstop(struct vperfctr *v, unsigned int why)
 {
+	lockdep_assert_held(&v->lock);
 	v->stopped &= ~why;
 	if (v->stopped || !v->saved_cstatus)
 		return;
@@ -274,13 +327,14 @@ static bool vp_exec_pending(const struct vperfctr *v)
 	return READ_ONCE(current->self_exec_id) != v->exec_id;
 }
 
-/* Locked, on the owner's CPU: start counting here. */
+/* On the owner's CPU: start counting here. */
 static void vp_resume(struct vperfctr *v)
 {
 	struct perfctr_cpu_state *st = &v->page->cpu;
 
+	lockdep_assert_held(&v->lock);
 	/* Only the notifier, once linked, can suspend it again. */
-	if (WARN_ON_ONCE(!v->linked) || v->resumed)
+	if (WARN_ON_ONCE(v->life != VP_LINKED) || v->resumed)
 		return;
 	if (vp_exec_pending(v))
 		vp_stop(v, VP_STOP_EXEC);
@@ -307,7 +361,7 @@ static void vp_user_read_off(struct vperfctr *v)
 }
 
 /*
- * Locked, on the owner's CPU, linked: the owner may read its counters
+ * On the owner's CPU, linked: the owner may read its counters
  * from user space (RDPMC) all the time it runs, stopped or not, so that
  * a read racing with a stop never faults. Not where the registers are
  * not its own (an HT P4's second thread, or after the hardware was taken
@@ -316,6 +370,7 @@ static void vp_user_read_off(struct vperfctr *v)
  */
 static void vp_user_read_on(struct vperfctr *v)
 {
+	lockdep_assert_held(&v->lock);
 	if (!vp_has_ctrs(v) || v->evicted || (v->stopped & VP_STOP_CPU)) {
 		vp_user_read_off(v);
 		return;
@@ -325,12 +380,13 @@ static void vp_user_read_on(struct vperfctr *v)
 }
 
 /*
- * Locked, on the owner's CPU: IBS samples while the owner runs, unless
+ * On the owner's CPU: IBS samples while the owner runs, unless
  * the set was suspended by command or its exec is undecided. Perf's IBS
  * on this CPU keeps it off until the next switch-in (counted as busy).
  */
 static void vp_ibs_run(struct vperfctr *v)
 {
+	lockdep_assert_held(&v->lock);
 	if (!v->ibs || v->ibs_on || (v->stopped & VP_STOP_CMD) ||
 	    vp_exec_pending(v))
 		return;
@@ -348,7 +404,7 @@ static void vp_ibs_leave(struct vperfctr *v)
 /* The owner runs again, or its set changed: count, and let it read. */
 static void vp_run(struct vperfctr *v)
 {
-	if (v->exited)
+	if (v->life != VP_LINKED)	/* unlinked, or the owner exited */
 		return;
 	vp_resume(v);
 	vp_ibs_run(v);
@@ -367,12 +423,13 @@ static u32 vp_overflowed(struct perfctr_cpu_state *st)
 	return 0;
 }
 
-/* Locked, on the owner's CPU: stop counting; catch overflows. */
+/* On the owner's CPU: stop counting; catch overflows. */
 static void vp_suspend(struct vperfctr *v)
 {
 	struct perfctr_cpu_state *st = &v->page->cpu;
 	u32 mask = 0;
 
+	lockdep_assert_held(&v->lock);
 	if (!v->resumed)
 		return;
 	vp_begin(v);
@@ -384,12 +441,11 @@ static void vp_suspend(struct vperfctr *v)
 	this_cpu_write(vp_running, NULL);
 	if (mask) {
 		vp_stop(v, VP_STOP_OVF);
-		v->ovf_mask |= mask;
-		v->sig_due = true;
+		v->ovf_mask |= mask;	/* a signal is due */
 	}
 }
 
-/* Locked, on the owner's CPU, as it leaves it: no more user reads. */
+/* On the owner's CPU, as it leaves it: no more user reads. */
 static void vp_leave(struct vperfctr *v)
 {
 	vp_suspend(v);
@@ -398,7 +454,7 @@ static void vp_leave(struct vperfctr *v)
 }
 
 /*
- * Locked, in the owner: the overflow signal to send, or 0. None between
+ * In the owner: the overflow signal to send, or 0. None between
  * an exec and its decision: vp_exec() drops it. Before that, it is for
  * the program of the current exec id (vp_queue_signal()).
  */
@@ -406,9 +462,9 @@ static u32 vp_take_signal(struct vperfctr *v, int *signo)
 {
 	u32 mask = v->ovf_mask;
 
-	if (!v->sig_due || vp_exec_pending(v))
+	lockdep_assert_held(&v->lock);
+	if (!mask || vp_exec_pending(v))
 		return 0;
-	v->sig_due = false;
 	v->ovf_mask = 0;
 	*signo = v->uctl.si_signo;
 	return mask;
@@ -442,7 +498,8 @@ static void vp_signal_fn(struct callback_head *cb)
 
 	raw_spin_lock_irqsave(&v->lock, flags);
 	mask = v->sig_mask;
-	if (v->unlinked || READ_ONCE(current->self_exec_id) != v->sig_exec_id)
+	if (v->life >= VP_UNLINKED ||
+	    READ_ONCE(current->self_exec_id) != v->sig_exec_id)
 		mask = 0;
 	signo = v->sig_signo;
 	v->sig_mask = 0;
@@ -454,7 +511,7 @@ static void vp_signal_fn(struct callback_head *cb)
 }
 
 /*
- * Locked, in the owner: its due signal, sent on its way back to user
+ * In the owner: its due signal, sent on its way back to user
  * space. Not here: the callers run in hard interrupt context (the
  * overflow's irq_work) or with preemption off (sched_in), where the
  * signal's siglock, a sleeping lock on PREEMPT_RT, may not be taken.
@@ -466,6 +523,7 @@ static void vp_queue_signal(struct vperfctr *v)
 
 	if (!mask)
 		return;
+	lockdep_assert_irqs_disabled();
 	v->sig_mask |= mask;
 	v->sig_signo = signo;
 	v->sig_exec_id = READ_ONCE(current->self_exec_id);
@@ -487,15 +545,6 @@ static void vp_reap_later(struct vperfctr *v)
 	irq_work_queue(&vp_reap_irq_work);
 }
 
-/* Locked: true the first time only. */
-static bool vp_claim_reap(struct vperfctr *v)
-{
-	bool first = !v->reaping;
-
-	v->reaping = true;
-	return first;
-}
-
 static void vp_sched_out(struct preempt_notifier *pn, struct task_struct *next)
 {
 	struct vperfctr *v = container_of(pn, struct vperfctr, pn);
@@ -503,9 +552,12 @@ static void vp_sched_out(struct preempt_notifier *pn, struct task_struct *next)
 
 	raw_spin_lock(&v->lock);
 	vp_leave(v);
-	/* The owner's last switch: no one will run these notifiers again. */
+	/*
+	 * The owner's last switch: no one will run these notifiers again.
+	 * An unlinked set gets here if its detach could not be queued.
+	 */
 	if (READ_ONCE(current->__state) == TASK_DEAD)
-		reap = vp_claim_reap(v);
+		reap = vp_life_move(v, VP_DEAD);
 	raw_spin_unlock(&v->lock);
 	if (reap)
 		vp_reap_later(v);
@@ -518,8 +570,7 @@ static void vp_sched_in(struct preempt_notifier *pn, int cpu)
 
 	raw_spin_lock_irqsave(&v->lock, flags);
 	vp_queue_signal(v);
-	if (!v->unlinked)
-		vp_run(v);	/* not after the owner's exit (vp_run()) */
+	vp_run(v);
 	raw_spin_unlock_irqrestore(&v->lock, flags);
 }
 
@@ -529,8 +580,8 @@ static struct preempt_ops vp_preempt_ops = {
 };
 
 /*
- * Locked, counters stopped: a member's sums go to its tree, once, as it
- * exits or leaves the tree.
+ * Counters stopped: a member's sums go to its tree, once, as it exits or
+ * leaves the tree.
  */
 static void vp_fold(struct vperfctr *v)
 {
@@ -538,6 +589,7 @@ static void vp_fold(struct vperfctr *v)
 	struct vp_tree *t = v->tree;
 	unsigned int i;
 
+	lockdep_assert_held(&v->lock);
 	if (!t || v->root || v->folded)
 		return;
 	v->folded = true;
@@ -550,9 +602,17 @@ static void vp_fold(struct vperfctr *v)
 	raw_spin_unlock(&t->lock);
 }
 
+/* Done counting: a mapping shows the final sums; a member's are folded. */
+static void vp_retire(struct vperfctr *v)
+{
+	vp_leave(v);
+	vp_stop(v, VP_STOP_CMD);
+	vp_fold(v);
+}
+
 /*
- * In the owner, linked: forget @v (it is unlinked). Once: the caller that
- * claims the reap unregisters the notifier; a second detach does nothing.
+ * In the owner, its notifier registered: forget @v, which its owner, an
+ * exec or another's unlink moved to VP_UNLINKED; the one detach there is.
  */
 static void vp_detach(struct vperfctr *v)
 {
@@ -561,12 +621,9 @@ static void vp_detach(struct vperfctr *v)
 
 	preempt_disable();
 	raw_spin_lock_irqsave(&v->lock, flags);
-	reap = !WARN_ON_ONCE(!v->unlinked) && vp_claim_reap(v);
-	if (reap) {
-		vp_leave(v);
-		vp_stop(v, VP_STOP_CMD);	/* a mapping shows final sums */
-		vp_fold(v);
-	}
+	reap = vp_life_move(v, VP_DEAD);
+	if (reap)
+		vp_retire(v);
 	raw_spin_unlock_irqrestore(&v->lock, flags);
 	if (reap)
 		preempt_notifier_unregister(&v->pn);
@@ -576,25 +633,31 @@ static void vp_detach(struct vperfctr *v)
 }
 
 /*
- * In the owner: from now on the scheduler suspends and resumes @v; unless
- * it was unlinked before it could be linked.
+ * In the owner: from now on the scheduler suspends and resumes @v. Not
+ * if it was unlinked or its owner exited before it could be linked, nor
+ * in the owner's exit: then it goes, and no notifier was registered.
  */
 static void vp_link(struct vperfctr *v)
 {
 	unsigned long flags;
-	bool gone;
+	bool reap = false;
 
 	preempt_disable();
-	preempt_notifier_register(&v->pn);
 	raw_spin_lock_irqsave(&v->lock, flags);
-	v->linked = true;
-	gone = v->unlinked;
-	if (!gone)
+	if ((v->life == VP_SPARE || v->life == VP_LINKING) &&
+	    !(current->flags & PF_EXITING)) {
+		vp_life_move(v, VP_LINKED);
+		preempt_notifier_register(&v->pn);
 		vp_run(v);
+	} else {
+		reap = vp_life_move(v, VP_DEAD);
+		if (reap)
+			vp_retire(v);
+	}
 	raw_spin_unlock_irqrestore(&v->lock, flags);
 	preempt_enable();
-	if (gone)
-		vp_detach(v);
+	if (reap)
+		vp_reap_later(v);
 }
 
 static void vp_link_fn(struct callback_head *cb)
@@ -642,36 +705,50 @@ static void vp_ihandler(unsigned long pc)
 	raw_spin_lock(&v->lock);
 	vp_suspend(v);
 	vp_queue_signal(v);
-	if (!v->stopped)
-		vp_resume(v);		/* nothing overflowed after all */
+	/* Nothing overflowed after all; unless unlinked since it resumed. */
+	if (!v->stopped && v->life == VP_LINKED)
+		vp_resume(v);
 	raw_spin_unlock(&v->lock);
 }
 
 /*
- * Gone for lookups from now on. True if it is linked and no one has
- * queued its detach yet (an unlink, an exec seen at switch-in), nor will
- * its pending link work: the caller must see it detached, once.
+ * Gone for lookups from now on, if its owner has it. Returns the life it
+ * had: from VP_LINKED, the caller must see it detached, once; from
+ * VP_LINKING, its pending link work does; otherwise someone else did
+ * (another unlink, an exec), or the owner exited.
  */
-static bool vp_mark_unlinked(struct vperfctr *v)
+static enum vp_life vp_unlink_locked(struct vperfctr *v)
 {
-	unsigned long flags;
-	bool first;
+	enum vp_life was = v->life;
 
-	raw_spin_lock_irqsave(&v->lock, flags);
-	first = v->linked && !v->unlinked;
-	WRITE_ONCE(v->unlinked, true);
-	raw_spin_unlock_irqrestore(&v->lock, flags);
-	return first;
+	if (vp_life_owned(v))
+		vp_life_move(v, VP_UNLINKED);
+	return was;
 }
 
-/* Under RCU or vp_mutex: @task's set, even between exec and decision. */
+static enum vp_life vp_mark_unlinked(struct vperfctr *v)
+{
+	unsigned long flags;
+	enum vp_life was;
+
+	raw_spin_lock_irqsave(&v->lock, flags);
+	was = vp_unlink_locked(v);
+	raw_spin_unlock_irqrestore(&v->lock, flags);
+	return was;
+}
+
+/*
+ * Under RCU or vp_mutex: @task's set, even between exec and decision.
+ * One that moves on since may be used until the reap, which unhashes it
+ * under vp_mutex and waits for RCU readers before it drops it.
+ */
 static struct vperfctr *vp_find_any(struct task_struct *task)
 {
 	struct vperfctr *v;
 
 	hash_for_each_possible_rcu(vp_hash, v, node, (unsigned long)task,
 				   lockdep_is_held(&vp_mutex))
-		if (v->owner == task && !READ_ONCE(v->unlinked))
+		if (v->owner == task && READ_ONCE(v->life) < VP_UNLINKED)
 			return v;
 	return NULL;
 }
@@ -730,12 +807,14 @@ static void vp_put(struct vperfctr *v)
 
 static void vp_hw_put(void)
 {
+	lockdep_assert_held(&vp_mutex);
 	if (!--vp_hw_users)
 		perfctr_cpu_release(vperfctr_service);
 }
 
 static int vp_hw_get(void)
 {
+	lockdep_assert_held(&vp_mutex);
 	if (!vp_hw_users && perfctr_cpu_reserve(vperfctr_service))
 		return -EBUSY;
 	vp_hw_users++;
@@ -824,11 +903,12 @@ static struct vperfctr *vp_alloc(void)
 	return v;
 }
 
-/* vp_mutex held. A new, empty set for @task, linked in its context. */
+/* A new, empty set for @task, linked in its context. */
 static struct vperfctr *vp_create(struct task_struct *task)
 {
 	struct vperfctr *v;
 
+	lockdep_assert_held(&vp_mutex);
 	if (!vp_tps_ok)
 		return ERR_PTR(-EOPNOTSUPP);
 	v = vp_alloc();
@@ -845,6 +925,9 @@ static struct vperfctr *vp_create(struct task_struct *task)
 			vp_free(v);	/* never seen: no one else has it */
 			return ERR_PTR(-ESRCH);	/* it is exiting */
 		}
+		raw_spin_lock_irq(&v->lock);
+		vp_life_move(v, VP_LINKING);
+		raw_spin_unlock_irq(&v->lock);
 	}
 	hash_add_rcu(vp_hash, &v->node, (unsigned long)task);
 	if (task == current)
@@ -1122,7 +1205,7 @@ static void vp_unlock_idle(struct vperfctr *v, unsigned long flags)
 	int signo = 0;
 	u32 mask = 0;
 
-	if (v->owner == current && v->linked) {
+	if (v->owner == current) {
 		mask = vp_take_signal(v, &signo);
 		vp_run(v);
 	}
@@ -1174,7 +1257,7 @@ static int vp_prep_alloc(struct vp_prep *p, const struct vperfctr_control *uc,
 }
 
 /*
- * Locked, idle: a new control ends the set's part in its tree. A member's
+ * Idle: a new control ends the set's part in its tree. A member's
  * sums so far go to the tree, which counts it as gone; a root's members
  * count on, but no longer into this set's total. Returns the tree to put.
  */
@@ -1182,16 +1265,17 @@ static struct vp_tree *vp_leave_tree(struct vperfctr *v)
 {
 	struct vp_tree *t = v->tree;
 
-	vp_fold(v);
+	vp_fold(v);		/* asserts v->lock */
 	v->tree = NULL;
 	v->root = false;
 	v->folded = false;
 	return t;
 }
 
-/* Locked, idle: @p's tree (a new root's) and spare are @v's now. */
+/* Idle: @p's tree (a new root's) and spare are @v's now. */
 static void vp_take_prep(struct vperfctr *v, struct vp_prep *p)
 {
+	lockdep_assert_held(&v->lock);
 	if (p->tree) {
 		v->tree = p->tree;
 		v->root = true;
@@ -1214,9 +1298,9 @@ static int vp_install(struct vperfctr *v, struct perfctr_cpu_state *new,
 	unsigned int i;
 
 	vp_creds_take(&creds, v->owner);
-	if (vp_lock_idle(v, &flags) || v->exited) {
+	if (vp_lock_idle(v, &flags) || v->life >= VP_EXITED) {
 		raw_spin_unlock_irqrestore(&v->lock, flags);
-		return v->exited ? -ESRCH : -EBUSY;
+		return v->life >= VP_EXITED ? -ESRCH : -EBUSY;
 	}
 	if (old)
 		vp_fill_sums(v, old);	/* idle: exact */
@@ -1236,7 +1320,6 @@ static int vp_install(struct vperfctr *v, struct perfctr_cpu_state *new,
 	v->evicted = false;
 	v->saved_cstatus = 0;
 	v->ovf_mask = 0;
-	v->sig_due = false;
 	vp_take_prep(v, p);
 	vp_unlock_idle(v, flags);
 	vp_tree_put(old_tree);
@@ -1284,7 +1367,7 @@ static int vp_may_write(const struct vperfctr *v, const struct vp_writer *w)
 	return v ? -EBUSY : 0;
 }
 
-/* vp_mutex held: @new replaces @task's control, or nothing changes. */
+/* @new replaces @task's control, or nothing changes. */
 static int vp_set_control(struct task_struct *task,
 			  struct perfctr_cpu_state *new,
 			  const struct vperfctr_control *uc, struct vp_prep *p,
@@ -1295,6 +1378,7 @@ static int vp_set_control(struct task_struct *task,
 	bool got_hw = false;
 	int err;
 
+	lockdep_assert_held(&vp_mutex);
 	if (READ_ONCE(task->flags) & PF_EXITING)	/* since vp_file_task() */
 		return -ESRCH;
 	err = vp_may_write(v, w);
@@ -1381,7 +1465,7 @@ out_task:
 	return err ?: count;
 }
 
-/* Locked: one record of @v for a read() of its file. */
+/* Under v->lock: one record of @v for a read() of its file. */
 typedef void (*vp_fill_t)(struct vperfctr *v, void *rec);
 
 static void vp_fill_control(struct vperfctr *v, void *rec)
@@ -1399,6 +1483,7 @@ static void vp_fill_sums(struct vperfctr *v, void *rec)
 	struct perfctr_sum_ctrs *sums = rec;
 	unsigned int i;
 
+	lockdep_assert_held(&v->lock);
 	if (v->owner == current && v->resumed) {
 		vp_begin(v);
 		perfctr_cpu_sample(st);
@@ -1583,7 +1668,7 @@ struct vp_status {
 	int len;
 };
 
-/* Locked: the line <tid>/status shows. */
+/* Under v->lock: the line <tid>/status shows. */
 static void vp_describe(struct vperfctr *v, void *rec)
 {
 	struct vp_status *st = rec;
@@ -1593,7 +1678,8 @@ static void vp_describe(struct vperfctr *v, void *rec)
 	unsigned int bit;
 	int len;
 
-	if (v->exited) {
+	lockdep_assert_held(&v->lock);
+	if (v->life >= VP_EXITED) {	/* a final set: exited */
 		st->len = scnprintf(st->line, size, "exited\n");
 		return;
 	}
@@ -1625,12 +1711,12 @@ static ssize_t vp_status_read(struct file *file, char __user *ubuf,
 	return simple_read_from_buffer(ubuf, count, ppos, st.line, st.len);
 }
 
-/* vp_mutex held. */
 static void vp_unlink(struct vperfctr *v)
 {
+	lockdep_assert_held(&vp_mutex);
 	if (v->owner == current) {
 		/* Not linked yet: the pending link work detaches it. */
-		if (vp_mark_unlinked(v))
+		if (vp_mark_unlinked(v) == VP_LINKED)
 			vp_detach(v);
 		/* Let go of the hardware now, not when the set is freed. */
 		if (v->reserved) {
@@ -1640,11 +1726,11 @@ static void vp_unlink(struct vperfctr *v)
 		return;
 	}
 	/*
-	 * Since vp_find() the owner may have unlinked it itself (an exec),
-	 * or its link work may still be pending and will detach it: twork
-	 * must not be queued twice.
+	 * Since vp_find() the owner may have unlinked it itself (an exec)
+	 * or exited, or its link work may still be pending and will detach
+	 * it: twork must not be queued twice.
 	 */
-	if (!vp_mark_unlinked(v))
+	if (vp_mark_unlinked(v) != VP_LINKED)
 		return;
 	init_task_work(&v->twork, vp_detach_fn);
 	refcount_inc(&v->refs);		/* the work's; the owner's stays */
@@ -1653,12 +1739,13 @@ static void vp_unlink(struct vperfctr *v)
 		refcount_dec(&v->refs);
 }
 
-/* Locked, idle: one of the commands other than UNLINK. */
+/* Idle: one of the commands other than UNLINK. */
 static int vp_apply_command(struct vperfctr *v, u32 cmd)
 {
 	struct perfctr_cpu_state *st = &v->page->cpu;
 	unsigned int i;
 
+	lockdep_assert_held(&v->lock);
 	switch (cmd) {
 	case VPERFCTR_CMD_SUSPEND:
 		vp_stop(v, VP_STOP_CMD);
@@ -1694,15 +1781,15 @@ static int vp_command(struct vperfctr *v, u32 cmd)
 	unsigned long flags;
 	int err;
 
-	if (READ_ONCE(v->exited))	/* since the caller's check */
+	if (READ_ONCE(v->life) >= VP_EXITED)	/* since the caller's lookup */
 		return -ESRCH;
 	if (cmd == VPERFCTR_CMD_UNLINK) {
 		vp_unlink(v);
 		return 0;
 	}
-	if (vp_lock_idle(v, &flags) || v->exited) {
+	if (vp_lock_idle(v, &flags) || v->life >= VP_EXITED) {
 		raw_spin_unlock_irqrestore(&v->lock, flags);
-		return v->exited ? -ESRCH : -EBUSY;
+		return v->life >= VP_EXITED ? -ESRCH : -EBUSY;
 	}
 	err = vp_apply_command(v, cmd);
 	vp_unlock_idle(v, flags);
@@ -1746,8 +1833,8 @@ static ssize_t vp_command_write(struct file *file, const char __user *buf,
 }
 
 /*
- * vp_mutex held: @ib (NULL: none) becomes @task's IBS setup, in a set
- * made for it if need be; *@old gets the one replaced, to put.
+ * @ib (NULL: none) becomes @task's IBS setup, in a set made for it if
+ * need be; *@old gets the one replaced, to put.
  */
 static int vp_set_ibs(struct task_struct *task, struct vp_ibs *ib,
 		      struct vp_ibs **old)
@@ -1757,6 +1844,7 @@ static int vp_set_ibs(struct task_struct *task, struct vp_ibs *ib,
 	unsigned long flags;
 	int err;
 
+	lockdep_assert_held(&vp_mutex);
 	if (READ_ONCE(task->flags) & PF_EXITING)	/* since vp_file_task() */
 		return -ESRCH;
 	err = vp_may_write(v, &proc);
@@ -1769,9 +1857,9 @@ static int vp_set_ibs(struct task_struct *task, struct vp_ibs *ib,
 		if (IS_ERR(v))
 			return PTR_ERR(v);
 	}
-	if (vp_lock_idle(v, &flags) || v->exited) {
+	if (vp_lock_idle(v, &flags) || v->life >= VP_EXITED) {
 		raw_spin_unlock_irqrestore(&v->lock, flags);
-		return v->exited ? -ESRCH : -EBUSY;
+		return v->life >= VP_EXITED ? -ESRCH : -EBUSY;
 	}
 	*old = v->ibs;
 	v->ibs = ib;
@@ -1894,7 +1982,7 @@ int vperfctr_tagged_read(struct task_struct *task, u64 tag,
 
 	rcu_read_lock();
 	v = vp_find_any(task);
-	if (v && v->tag == tag && !READ_ONCE(v->exited)) {
+	if (v && v->tag == tag && READ_ONCE(v->life) < VP_EXITED) {
 		raw_spin_lock_irqsave(&v->lock, flags);
 		vp_fill_sums(v, sums);
 		raw_spin_unlock_irqrestore(&v->lock, flags);
@@ -1914,7 +2002,7 @@ void vperfctr_tagged_drop(struct task_struct *task, u64 tag)
 
 	mutex_lock(&vp_mutex);
 	v = vp_find_any(task);
-	if (v && v->tag == tag && !READ_ONCE(v->exited) &&
+	if (v && v->tag == tag && READ_ONCE(v->life) < VP_EXITED &&
 	    !(READ_ONCE(task->flags) & PF_EXITING))
 		vp_unlink(v);
 	mutex_unlock(&vp_mutex);
@@ -2012,25 +2100,23 @@ static void vp_exec(void *data, struct task_struct *task, pid_t old_pid,
 		goto out;
 	raw_spin_lock_irqsave(&v->lock, flags);
 	/*
-	 * Unlinked since the lookup (a /dev/perfmon close in another
-	 * process): the detach that unlink queued is the only one.
+	 * Decided from the life it has now: unlinked since the lookup (a
+	 * /dev/perfmon close in another process), the detach that unlink
+	 * queued is the only one.
 	 */
-	if (v->unlinked) {
+	if (!vp_life_owned(v)) {
 		raw_spin_unlock_irqrestore(&v->lock, flags);
 		goto out;
 	}
 	/* An overflow signal due or queued at the exec is the old program's. */
-	v->sig_due = false;
 	v->ovf_mask = 0;
 	v->sig_mask = 0;
 	if (vp_survives_exec(v, bprm)) {
 		WRITE_ONCE(v->exec_id, READ_ONCE(current->self_exec_id));
 		vp_unstop(v, VP_STOP_EXEC);
-		if (v->linked)
-			vp_run(v);
+		vp_run(v);		/* if linked */
 	} else {
-		WRITE_ONCE(v->unlinked, true);
-		detach = v->linked;
+		detach = vp_unlink_locked(v) == VP_LINKED;
 	}
 	raw_spin_unlock_irqrestore(&v->lock, flags);
 	if (detach)
@@ -2048,11 +2134,11 @@ out:
  * its first instruction, as its creator could not.
  */
 
-/* Locked: the tree @v's children join, or NULL. */
+/* The tree @v's children join, or NULL. */
 static struct vp_tree *vp_children_tree(const struct vperfctr *v)
 {
-	if (!(v->uctl.flags & VPERFCTR_CONTROL_INHERIT) || v->exited ||
-	    v->unlinked)
+	lockdep_assert_held(&v->lock);
+	if (!(v->uctl.flags & VPERFCTR_CONTROL_INHERIT) || !vp_life_owned(v))
 		return NULL;
 	return v->tree;
 }
@@ -2243,11 +2329,12 @@ static bool vp_exit_set(struct vperfctr *v)
 	bool current_set;
 
 	raw_spin_lock_irqsave(&v->lock, flags);
-	vp_leave(v);
-	vp_stop(v, VP_STOP_EXIT);
-	v->exited = true;
-	vp_fold(v);
-	current_set = !v->unlinked;
+	if (v->life != VP_DEAD) {
+		vp_leave(v);
+		vp_stop(v, VP_STOP_EXIT);
+		vp_fold(v);
+	}
+	current_set = vp_life_owned(v) && vp_life_move(v, VP_EXITED);
 	raw_spin_unlock_irqrestore(&v->lock, flags);
 	return current_set;
 }
