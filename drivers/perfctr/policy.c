@@ -22,6 +22,7 @@
 
 #include <perfctr/cpu.h>
 #include "internal.h"
+#include "vperfctr.h"
 
 /*
  * -1, 0, 1: any control; 2: user mode only; 3: the TSC only, without
@@ -143,4 +144,65 @@ bool perfctr_may_read_task(struct task_struct *task)
 	if (tracer || ptrace_capable(task))
 		return true;
 	return READ_ONCE(read_same_uid) && same_uid_may_read(task);
+}
+
+static void vp_creds_from(struct vp_creds *c, const struct cred *cred)
+{
+	c->uid = cred->uid;
+	c->euid = cred->euid;
+	c->suid = cred->suid;
+	c->fsuid = cred->fsuid;
+	c->gid = cred->gid;
+	c->egid = cred->egid;
+	c->sgid = cred->sgid;
+	c->fsgid = cred->fsgid;
+	c->permitted = cred->cap_permitted;
+}
+
+void vp_creds_take(struct vp_creds *c, struct task_struct *task)
+{
+	rcu_read_lock();
+	vp_creds_from(c, __task_cred(task));
+	rcu_read_unlock();
+}
+
+bool vp_creds_eq(const struct vp_creds *a, const struct vp_creds *b)
+{
+	return uid_eq(a->uid, b->uid) && uid_eq(a->euid, b->euid) &&
+	       uid_eq(a->suid, b->suid) && uid_eq(a->fsuid, b->fsuid) &&
+	       gid_eq(a->gid, b->gid) && gid_eq(a->egid, b->egid) &&
+	       gid_eq(a->sgid, b->sgid) && gid_eq(a->fsgid, b->fsgid) &&
+	       cap_issubset(a->permitted, b->permitted) &&
+	       cap_issubset(b->permitted, a->permitted);
+}
+
+bool vp_creds_same(const struct vp_creds *c, const struct cred *cred)
+{
+	struct vp_creds now;
+
+	vp_creds_from(&now, cred);
+	return vp_creds_eq(c, &now);
+}
+
+/* Changing another thread's counters: it must be stopped, traced by us. */
+int vp_may_change(struct task_struct *task)
+{
+	bool ours;
+
+	if (task == current)
+		return 0;
+	rcu_read_lock();
+	ours = ptrace_parent(task) == current && task_is_traced(task);
+	rcu_read_unlock();
+	return ours ? 0 : -EPERM;
+}
+
+bool vp_task_dumpable(struct task_struct *task)
+{
+	bool dumpable;
+
+	task_lock(task);
+	dumpable = task->mm && get_dumpable(task->mm) == SUID_DUMP_USER;
+	task_unlock(task);
+	return dumpable;
 }
