@@ -4,10 +4,10 @@
  * (/proc/perfctr/<tid>/ibs and ibs_ring; Documentation/perfctr/amd.rst).
  *
  * A struct vp_ibs is one setup of a thread's IBS with the ring its
- * samples go to. Its thread's set (virtual.c) holds one reference, and
+ * samples go to. Its thread's set (set.c) holds one reference, and
  * starts and stops the engines as the thread runs; every open ibs_ring
- * file holds another, so the last samples stay readable after the set
- * or the thread is gone. The samples are written in NMI context, on the
+ * file (ibs_ring.c) holds another, so the last samples stay readable
+ * after the set or the thread is gone. The samples are written in NMI context, on the
  * CPU the thread runs on, so there is one writer at a time; readers take
  * the consumer mutex. The ring is vmalloc'ed and mapped read-only: user
  * space moves the tail only through the file.
@@ -16,13 +16,11 @@
 
 #include <linux/capability.h>
 #include <linux/errno.h>
-#include <linux/fs.h>
 #include <linux/irq_work.h>
 #include <linux/llist.h>
 #include <linux/mm.h>
 #include <linux/module.h>
 #include <linux/mutex.h>
-#include <linux/pid.h>
 #include <linux/refcount.h>
 #include <linux/sched.h>
 #include <linux/sched/signal.h>
@@ -453,78 +451,14 @@ static int ibs_set_tail(struct vp_ibs *ib, u64 tail)
 	return 0;
 }
 
-/* An open ibs_ring: the ring, and the file's hold on its thread. */
-struct ibs_ring_file {
-	struct vp_ibs *ib;
-	struct vp_file *f;
-};
-
-/*
- * ibs_ring: whoever may read the thread's counters may open it; every
- * request asks again (vp_file_may()): so a ring the thread's own process
- * opened may be handed on while the thread stays as it was.
- */
-static int ibs_ring_may(struct file *file, bool wait)
+/* A read of the ring file: whole samples from the tail, which moves. */
+ssize_t vp_ibs_ring_read(struct vp_ibs *ib, char __user *buf, size_t count)
 {
-	struct ibs_ring_file *rf = file->private_data;
-
-	return vp_file_may(rf->f, wait);
-}
-
-static int ibs_ring_open(struct inode *inode, struct file *file)
-{
-	struct task_struct *task = get_pid_task(inode->i_private, PIDTYPE_PID);
-	struct ibs_ring_file *rf;
-	int err = -ENOMEM;
-
-	if (!task)
-		return -ESRCH;
-	rf = kzalloc(sizeof(*rf), GFP_KERNEL_ACCOUNT);
-	if (!rf)
-		goto out;
-	rf->f = vp_file_open(task);
-	err = PTR_ERR_OR_ZERO(rf->f);
-	if (err)
-		goto free;
-	rf->ib = vperfctr_ibs_get(task);
-	err = PTR_ERR_OR_ZERO(rf->ib);
-	if (!err) {
-		file->private_data = rf;
-		goto out;
-	}
-	vp_file_close(rf->f);
-free:
-	kfree(rf);
-out:
-	put_task_struct(task);
-	return err;
-}
-
-static int ibs_ring_release(struct inode *inode, struct file *file)
-{
-	struct ibs_ring_file *rf = file->private_data;
-
-	vp_ibs_put(rf->ib);
-	vp_file_close(rf->f);
-	kfree(rf);
-	return 0;
-}
-
-static ssize_t ibs_ring_read(struct file *file, char __user *buf,
-			     size_t count, loff_t *ppos)
-{
-	struct ibs_ring_file *rf = file->private_data;
-	struct vp_ibs *ib = rf->ib;
 	struct perfctr_ibs_sample s;
 	unsigned long head, tail;
 	size_t done = 0;
 	int err = 0;
 
-	if (count < sizeof(s))
-		return -EINVAL;
-	err = ibs_ring_may(file, true);
-	if (err)
-		return err;
 	mutex_lock(&ib->consume);
 	/* Pairs with ibs_sample()'s release: the slots below are written. */
 	head = smp_load_acquire(&ib->head);
@@ -544,55 +478,27 @@ static ssize_t ibs_ring_read(struct file *file, char __user *buf,
 	return done ?: err;
 }
 
-static ssize_t ibs_ring_write(struct file *file, const char __user *buf,
-			      size_t count, loff_t *ppos)
+/* The reader is done with the samples below @tail. */
+int vp_ibs_ring_set_tail(struct vp_ibs *ib, u64 tail)
 {
-	struct ibs_ring_file *rf = file->private_data;
-	struct vp_ibs *ib = rf->ib;
-	u64 tail;
 	int err;
 
-	if (*ppos != 0 || count != sizeof(tail))
-		return -EINVAL;
-	if (copy_from_user(&tail, buf, sizeof(tail)))
-		return -EFAULT;
-	err = ibs_ring_may(file, true);
-	if (err)
-		return err;
 	mutex_lock(&ib->consume);
 	err = ibs_set_tail(ib, tail);
 	mutex_unlock(&ib->consume);
-	return err ?: count;
+	return err;
 }
 
-/* The header page and every data page, read-only, from offset 0. */
-static int ibs_ring_mmap(struct file *file, struct vm_area_struct *vma)
+/* The header page and every data page. */
+unsigned long vp_ibs_ring_size(const struct vp_ibs *ib)
 {
-	struct ibs_ring_file *rf = file->private_data;
-	struct vp_ibs *ib = rf->ib;
-	unsigned long size = (ib->pages + 1) * PAGE_SIZE;
-	int err;
+	return (ib->pages + 1) * PAGE_SIZE;
+}
 
-	if (vma->vm_pgoff || vma->vm_end - vma->vm_start != size)
-		return -EINVAL;
-	if (vma->vm_flags & VM_WRITE)
-		return -EPERM;
-	err = ibs_ring_may(file, false);
-	if (err)
-		return err;
-	perfctr_vma_read_only(vma);
+int vp_ibs_ring_map(struct vp_ibs *ib, struct vm_area_struct *vma)
+{
 	return remap_vmalloc_range(vma, ib->ring, 0);
 }
-
-const struct file_operations vperfctr_ibs_ring_fops = {
-	.owner = THIS_MODULE,
-	.open = ibs_ring_open,
-	.release = ibs_ring_release,
-	.read = ibs_ring_read,
-	.write = ibs_ring_write,
-	.mmap = ibs_ring_mmap,
-	.llseek = noop_llseek,
-};
 
 void vp_ibs_init(void)
 {

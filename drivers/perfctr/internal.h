@@ -49,7 +49,7 @@ int perfctr_fs_init(void);
 void perfctr_fs_exit(void);
 
 /*
- * Virtual per-thread counters (virtual.c). The files of /proc/perfctr/<tid>/
+ * Virtual per-thread counters (set.c). The files of /proc/perfctr/<tid>/
  * find their thread through the struct pid in the inode's i_private.
  */
 extern const struct file_operations vperfctr_control_fops;
@@ -61,7 +61,7 @@ extern const struct file_operations vperfctr_children_fops;
 
 /*
  * The owner's credentials when a set's control was written, or when a
- * file or an IBS setup was made (virtual.c): the ids and the permitted
+ * file or an IBS setup was made (set.c): the ids and the permitted
  * capabilities, compared by value.
  */
 struct vp_creds {
@@ -79,7 +79,7 @@ bool vp_task_dumpable(struct task_struct *task);
  * An open file's hold on its thread, for the files of other parts
  * (ibs_ring): vp_file_open() checks that the caller may open it (ERR_PTR
  * -EACCES, or -ESRCH once the thread exits), vp_file_may() that it may
- * use it now (virtual.c says when).
+ * use it now (vfiles.c says when).
  */
 struct vp_file;
 struct vp_file *vp_file_open(struct task_struct *task);
@@ -98,7 +98,7 @@ void vperfctr_show_holders(struct seq_file *m);
  * /dev/perfmon (perfmon.c) drives its opener's set through these, with a
  * tag unique to the open file (never 0, never reused): the /proc files
  * may read that set but not change it, and the device may not change a
- * set of theirs (virtual.c says more).
+ * set of theirs (vfiles.c says more).
  */
 struct perfctr_sum_ctrs;
 int vperfctr_tagged_install(struct task_struct *task, u64 tag,
@@ -109,10 +109,11 @@ int vperfctr_tagged_read(struct task_struct *task, u64 tag,
 void vperfctr_tagged_drop(struct task_struct *task, u64 tag);
 
 /*
- * A thread's IBS setup and its sample ring (ibs.c); its set (virtual.c)
+ * A thread's IBS setup and its sample ring (ibs.c); its set (set.c)
  * holds one reference and starts and stops it as the thread runs.
  */
 struct vp_ibs;
+struct vm_area_struct;
 struct perfctr_ibs_control;
 extern const struct file_operations vperfctr_ibs_fops;
 extern const struct file_operations vperfctr_ibs_ring_fops;
@@ -126,6 +127,11 @@ bool vp_ibs_start(struct vp_ibs *ib);
 void vp_ibs_stop(struct vp_ibs *ib);
 void vp_ibs_init(void);
 void vp_ibs_exit(void);
+/* The ring's data side, for its file (ibs_ring.c). */
+ssize_t vp_ibs_ring_read(struct vp_ibs *ib, char __user *buf, size_t count);
+int vp_ibs_ring_set_tail(struct vp_ibs *ib, u64 tail);
+unsigned long vp_ibs_ring_size(const struct vp_ibs *ib);
+int vp_ibs_ring_map(struct vp_ibs *ib, struct vm_area_struct *vma);
 /* @task's set's IBS, referenced; ERR_PTR(-ENODATA) if it has none. */
 struct vp_ibs *vperfctr_ibs_get(struct task_struct *task);
 

@@ -6,7 +6,7 @@
  * FreeBSD's device drove the counters of the one CPU of its day. Here an
  * open file's two counters are virtual, like /proc/perfctr/<tid>/'s: they
  * count the thread that opened the file, wherever it runs, and are that
- * thread's set of counters (virtual.c), marked as the file's. Each start,
+ * thread's set of counters (control.c), marked as the file's. Each start,
  * stop or reset writes the set a new control with the running counters,
  * taking the old control's sums into the file's per-counter bases, so
  * every counter starts, stops and resets on its own.

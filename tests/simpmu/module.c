@@ -18,3 +18,4 @@
 #include "../../drivers/perfctr/cpu.c"
 #include "../../drivers/perfctr/perfmon.c"
 #include "../../drivers/perfctr/ibs.c"
+#include "../../drivers/perfctr/ibs_ring.c"
