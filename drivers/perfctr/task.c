@@ -189,10 +189,15 @@ static void vp_tps_register(void)
 
 int vperfctr_init(void)
 {
-	int ret = vp_set_init();
+	int ret = vp_watches_init();
 
 	if (ret)
 		return ret;
+	ret = vp_set_init();
+	if (ret) {
+		vp_watches_destroy();
+		return ret;
+	}
 	vp_tps_register();
 	vp_ibs_init();
 	return 0;
@@ -205,4 +210,5 @@ void vperfctr_exit(void)
 	if (vp_tps_ok)
 		vp_tps_unregister();
 	vp_set_exit();
+	vp_watches_destroy();
 }

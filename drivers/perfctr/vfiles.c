@@ -33,22 +33,6 @@
 #include "vperfctr.h"
 
 /*
- * Final counts. Every open file of a thread's refers to its thread's
- * watch; as the thread exits (vp_exit()), the watch takes a reference to
- * its set, so that the files still read it, final, until the last one
- * is closed. Watches are made and found under vp_watch_lock.
- */
-struct vp_watch {
-	struct hlist_node node;		/* vp_watches, keyed by task */
-	struct task_struct *task;	/* referenced */
-	unsigned int files;		/* open files referring to it */
-	bool done;			/* vp_exit() ran: final, exit_creds */
-	struct vperfctr *final;		/* referenced; NULL: no set at exit */
-	struct vp_creds exit_creds;
-	bool exit_dumpable;
-};
-
-/*
  * An open file of /proc/perfctr/<tid>/: its thread's watch, and the
  * thread as it was at the open (vp_file_may()).
  */
@@ -58,97 +42,6 @@ struct vp_file {
 	bool dumpable;
 	bool own;			/* opened by the thread's own process */
 };
-
-static DEFINE_HASHTABLE(vp_watches, 6);
-static DEFINE_RAW_SPINLOCK(vp_watch_lock);
-static unsigned int vp_nr_watches;
-
-static struct vp_watch *vp_watch_find(struct task_struct *task)
-{
-	struct vp_watch *w;
-
-	hash_for_each_possible(vp_watches, w, node, (unsigned long)task)
-		if (w->task == task)
-			return w;
-	return NULL;
-}
-
-static void vp_watch_put(struct vp_watch *w)
-{
-	bool last;
-
-	raw_spin_lock(&vp_watch_lock);
-	last = !--w->files;
-	if (last) {
-		hash_del(&w->node);
-		WRITE_ONCE(vp_nr_watches, vp_nr_watches - 1);
-	}
-	raw_spin_unlock(&vp_watch_lock);
-	if (!last)
-		return;
-	if (w->final)
-		vp_put(w->final);
-	put_task_struct(w->task);
-	kfree(w);
-}
-
-/* @task's watch, made if need be; -ESRCH once it is exiting. */
-static struct vp_watch *vp_watch_get(struct task_struct *task)
-{
-	struct vp_watch *w, *new = kzalloc(sizeof(*new), GFP_KERNEL_ACCOUNT);
-
-	if (!new)
-		return ERR_PTR(-ENOMEM);
-	raw_spin_lock(&vp_watch_lock);
-	w = vp_watch_find(task);
-	if (!w) {
-		w = new;
-		new = NULL;
-		get_task_struct(task);
-		w->task = task;
-		hash_add(vp_watches, &w->node, (unsigned long)task);
-		WRITE_ONCE(vp_nr_watches, vp_nr_watches + 1);
-	}
-	w->files++;
-	raw_spin_unlock(&vp_watch_lock);
-	kfree(new);
-	/* Pairs with vp_watch_exit(): either it finds w, or we see the exit. */
-	smp_mb();
-	if (READ_ONCE(task->flags) & PF_EXITING) {
-		vp_watch_put(w);
-		return ERR_PTR(-ESRCH);
-	}
-	return w;
-}
-
-/*
- * In the exiting thread, its set (or NULL) final: its watch, if any,
- * keeps it for the files, with the credentials it exits with.
- */
-void vp_watch_exit(struct vperfctr *v)
-{
-	struct vp_watch *w;
-
-	/* Pairs with vp_watch_get(); PF_EXITING is set. */
-	smp_mb();
-	if (!READ_ONCE(vp_nr_watches))
-		return;
-	raw_spin_lock(&vp_watch_lock);
-	w = vp_watch_find(current);
-	if (w && !w->done) {
-		if (v) {
-			refcount_inc(&v->refs);
-			w->final = v;
-		}
-		vp_creds_take(&w->exit_creds, current);
-		/* exit_mm() is done, but the mm stays our active_mm. */
-		w->exit_dumpable = current->active_mm &&
-			get_dumpable(current->active_mm) == SUID_DUMP_USER;
-		/* final and exit_creds before done: vp_wait_exit() */
-		smp_store_release(&w->done, true);
-	}
-	raw_spin_unlock(&vp_watch_lock);
-}
 
 /*
  * The thread's credentials and dumpability are taken before the

@@ -11,6 +11,7 @@
 #include <linux/mutex.h>
 #include <linux/preempt.h>
 #include <linux/refcount.h>
+#include <linux/rhashtable-types.h>
 #include <linux/spinlock.h>
 #include <linux/task_work.h>
 #include <linux/types.h>
@@ -159,6 +160,25 @@ static inline void vp_end(struct vperfctr *v)
 	WRITE_ONCE(v->page->seq, v->page->seq + 1);
 }
 
+/*
+ * A thread's files' hold on its final counts (watch.c): made at the first
+ * open, gone at the last close; done once the thread exited, with the
+ * set it had then (referenced) and the credentials it exited with.
+ */
+struct vp_watch {
+	struct rhash_head node;		/* keyed by task */
+	struct task_struct *task;	/* referenced */
+	raw_spinlock_t lock;		/* files, dead; done's writer */
+	unsigned int files;		/* open files referring to it */
+	bool dead;			/* the last file closed */
+	bool done;			/* vp_exit() ran: final, exit_creds */
+	struct vperfctr *final;
+	struct vp_creds exit_creds;
+	bool exit_dumpable;
+	kuid_t uid;			/* charged for it */
+	struct rcu_head rcu;
+};
+
 /* Sets by owner. Changed under vp_mutex; looked up under it or RCU. */
 extern struct hlist_head vp_hash[1 << 8];
 extern struct mutex vp_mutex;
@@ -210,8 +230,12 @@ int vp_set_ibs(struct task_struct *task, struct vp_ibs *ib,
 /* inherit.c */
 void vp_fork_member(struct vperfctr *v, struct task_struct *child);
 
-/* vfiles.c */
+/* watch.c */
+struct vp_watch *vp_watch_get(struct task_struct *task);
+void vp_watch_put(struct vp_watch *w);
 void vp_watch_exit(struct vperfctr *v);
+int vp_watches_init(void);
+void vp_watches_destroy(void);
 
 /* policy.c */
 bool vp_creds_eq(const struct vp_creds *a, const struct vp_creds *b);
