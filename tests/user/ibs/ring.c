@@ -255,13 +255,15 @@ START_TEST(test_many)
 	}
 	fd = ibs_ring_open();
 	ck_assert_int_ge(fd, 0);
-	for (i = 0; i < 100 && total < 2000; i++) {
+	/* Up to 20 s of spinning: a loaded host gives the guest less. */
+	for (i = 0; i < 400 && total < 2000; i++) {
 		ibs_spin(50);
 		total += drain(fd, buf, 4096);
 	}
 	ck_assert_int_eq(ibs_put(&(struct perfctr_ibs_control){ 0 }), 0);
 	close(fd);
-	ck_assert_msg(total >= 2000, "%llu samples in 5 s", total);
+	ck_assert_msg(total >= 2000, "%llu samples in %u spins of 50 ms",
+		      total, i);
 }
 
 void ibs_ring_tcase(Suite *s)
