@@ -92,6 +92,9 @@ void vperfctr_exit(void);
 /* The service name the sets reserve the hardware under. */
 extern const char *const vperfctr_service;
 unsigned int vperfctr_reclaim(void);
+/* While held (reclaim's "hold"), no set may take the hardware: EBUSY. */
+void vperfctr_hold(bool hold);
+bool vperfctr_held(void);
 void vperfctr_show_holders(struct seq_file *m);
 
 /*

@@ -10,6 +10,8 @@
 #include <linux/module.h>
 #include <linux/mutex.h>
 #include <linux/seq_file.h>
+#include <linux/string.h>
+#include <linux/uaccess.h>
 
 #include <perfctr/cpu.h>
 #include "internal.h"
@@ -82,6 +84,7 @@ static int info_show(struct seq_file *m, void *v)
 		   perfctr_info.fallback_reason ?: "none");
 	seq_printf(m, "paranoid: %d\n", perfctr_paranoid());
 	show_holder(m);
+	seq_printf(m, "reclaim_hold: %d\n", vperfctr_held());
 	return 0;
 }
 
@@ -103,12 +106,26 @@ static int reclaim_open(struct inode *inode, struct file *file)
 	return perfmon_capable() ? 0 : -EACCES;
 }
 
-/* Any write takes the hardware back from every virtual set that holds it. */
+/*
+ * A write takes the hardware back from every virtual set that holds it;
+ * "hold" also keeps them from taking it again, until "release".
+ */
 static ssize_t reclaim_write(struct file *file, const char __user *buf,
 			     size_t count, loff_t *ppos)
 {
-	unsigned int n = vperfctr_reclaim();
+	char word[16] = "";
+	unsigned int n;
 
+	if (copy_from_user(word, buf, min(count, sizeof(word) - 1)))
+		return -EFAULT;
+	strim(word);
+	if (!strcmp(word, "release")) {
+		vperfctr_hold(false);
+		return count;
+	}
+	if (!strcmp(word, "hold"))
+		vperfctr_hold(true);
+	n = vperfctr_reclaim();
 	if (n)
 		pr_info("reclaim: counters taken back from %u thread%s\n", n,
 			n == 1 ? "" : "s");

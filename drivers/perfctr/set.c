@@ -55,6 +55,7 @@ DEFINE_HASHTABLE(vp_hash, 8);
 /* Orders the changes of the sets, vp_hash and the hardware's use. */
 DEFINE_MUTEX(vp_mutex);
 static unsigned int vp_hw_users;	/* sets with counters, vp_mutex */
+static bool vp_hw_held;			/* reclaim's latch, vp_mutex */
 
 /*
  * The sched_process_{exec,fork,exit} tracepoints: without all three no
@@ -679,6 +680,8 @@ void vp_hw_put(void)
 int vp_hw_get(void)
 {
 	lockdep_assert_held(&vp_mutex);
+	if (vp_hw_held)
+		return -EBUSY;
 	if (!vp_hw_users && perfctr_cpu_reserve(vperfctr_service))
 		return -EBUSY;
 	vp_hw_users++;
@@ -843,6 +846,19 @@ unsigned int vperfctr_reclaim(void)
 	}
 	mutex_unlock(&vp_mutex);
 	return n;
+}
+
+/* An administrator keeps the hardware from the sets, or lets it go. */
+void vperfctr_hold(bool hold)
+{
+	mutex_lock(&vp_mutex);
+	vp_hw_held = hold;
+	mutex_unlock(&vp_mutex);
+}
+
+bool vperfctr_held(void)
+{
+	return READ_ONCE(vp_hw_held);
 }
 
 /*

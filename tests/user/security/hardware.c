@@ -8,6 +8,7 @@
 #include <check.h>
 #include <errno.h>
 #include <fcntl.h>
+#include <stdio.h>
 #include <string.h>
 #include <sys/prctl.h>
 #include <sys/syscall.h>
@@ -98,6 +99,76 @@ START_TEST(info_names_holder_and_reclaim_takes_back)
 	v = info_field("reserved_by");
 	ck_assert_msg(v && !strcmp(v, "none"), "after reclaim: %s", v);
 	kid_done(&k);
+}
+
+static void reclaim_word(const char *word)
+{
+	int fd = open(RECLAIM_PATH, O_WRONLY);
+
+	ck_assert_msg(fd >= 0, "open %s: %s", RECLAIM_PATH, strerror(errno));
+	ck_assert_int_eq(write(fd, word, strlen(word)), (ssize_t)strlen(word));
+	close(fd);
+}
+
+/* As nobody: counters are refused (EBUSY) while held, TSC-only is not. */
+static int held_kid(int rd, int wr, void *arg)
+{
+	int held = *(int *)arg;
+	struct vperfctr_control c;
+	struct vperfctr *vp;
+	int err;
+
+	(void)rd;
+	(void)wr;
+	if (become_nobody())
+		return kid_fail(80);
+	vp = vperfctr_open();
+	tsc_control(&c);
+	if (!vp || vperfctr_control(vp, &c))
+		return kid_fail(81);
+	model->amode(&c.cpu_control);
+	err = vperfctr_control(vp, &c) ? errno : 0;
+	if (err != (held ? EBUSY : 0))
+		return kid_fail(82);
+	return 0;
+}
+
+/* "hold" takes the counters back and keeps every set off; "release" ends it. */
+START_TEST(reclaim_hold_keeps_sets_off)
+{
+	struct vperfctr *vp = vperfctr_open();
+	struct vperfctr_control c;
+	char *v;
+
+	ck_assert_ptr_nonnull(vp);
+	reclaim_word("hold\n");
+	v = info_field("reclaim_hold");
+	ck_assert_msg(v && !strcmp(v, "1"), "reclaim_hold: %s", v);
+	kid_run_int(held_kid, 1);
+	/* Root too: the administrator wants the PMU for something else. */
+	tsc_control(&c);
+	model->amode(&c.cpu_control);
+	ck_assert_int_eq(vperfctr_control(vp, &c), -1);
+	ck_assert_int_eq(errno, EBUSY);
+	reclaim_word("release\n");
+	v = info_field("reclaim_hold");
+	ck_assert_msg(v && !strcmp(v, "0"), "reclaim_hold: %s", v);
+	kid_run_int(held_kid, 0);
+	ck_assert_int_eq(vperfctr_control(vp, &c), 0);
+	vperfctr_unlink(vp);
+	vperfctr_close(vp);
+}
+
+/* Whatever a test did, the sets may take the hardware again. */
+static void reclaim_release(void)
+{
+	int fd = open(RECLAIM_PATH, O_WRONLY);
+
+	if (fd >= 0) {
+		if (write(fd, "release", 7) != 7)
+			perror("reclaim release");
+		close(fd);
+	}
 }
 
 static int reclaim_kid(int rd, int wr, void *arg)
@@ -237,6 +308,10 @@ void sec_hardware_tcase(Suite *s)
 	if (model && !cpus_forbidden)
 		tcase_add_test(tc, info_names_holder_and_reclaim_takes_back);
 
+	if (model && !cpus_forbidden) {
+		tc = add_tcase(s, "reclaim-hold", NULL, reclaim_release);
+		tcase_add_test(tc, reclaim_hold_keeps_sets_off);
+	}
 	if (model) {
 		tc = add_tcase(s, "kernel", NULL, kernel_free);
 		tcase_add_test(tc, info_names_kernel_holder);
