@@ -80,6 +80,9 @@ void run_works(void);
  */
 void on_next_lock(void *lock, void (*fn)(void *arg), void *arg);
 
+/* The lock of @task's set (driver.c), or NULL: for on_next_lock(). */
+raw_spinlock_t *vpt_set_lock(struct task_struct *task);
+
 /* --- the counter model --- */
 
 /* Is preemption (or are interrupts) off on current's CPU? */
