@@ -43,10 +43,10 @@ finish() {
 
 section() { echo; echo "=== $*"; }
 
-# PERFCTR_CHECK_ONLY="x86 rt ppc32 stock matrix lint" (any of them) runs only
+# PERFCTR_CHECK_ONLY="vp x86 rt ppc32 stock matrix lint" (any of them) runs only
 # those parts, for work on one of them; make check runs them all.
 want() {
-	case " ${PERFCTR_CHECK_ONLY:-x86 rt ppc32 stock matrix lint} " in
+	case " ${PERFCTR_CHECK_ONLY:-vp x86 rt ppc32 stock matrix lint} " in
 	*" $1 "*) return 0 ;;
 	esac
 	return 1
@@ -148,6 +148,9 @@ prebuild_stop() {
 	prebuild_pid=
 }
 trap 'prebuild_stop; exit 130' INT TERM
+
+# The sets' fast suite first: seconds, and no VM.
+. "$ROOT/tests/check/vp.sh"
 
 section "dependencies"
 # The ppc32 tools too, now: the background builds must not run apt. If

@@ -1,0 +1,128 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/* The files of /proc/perfctr/<tid>/ across the thread's exit. */
+#include "areas.h"
+#include "harness.h"
+
+/* Opened before the exit, read after the reap: the final sums. */
+START_TEST(final_sums_after_exit)
+{
+	struct task_struct *t = fk_task("T", 0), *p = fk_task("P", 1);
+	struct vperfctr_control c = fk_ctl(1, 0);
+	struct perfctr_sum_ctrs s;
+	struct fk_file f;
+
+	fk_as(t);
+	ck_assert_int_eq(fk_control(t, &c), 0);
+	ck_assert_int_eq(fk_open(&f, &vperfctr_sums_fops, t), 0);
+	fk_advance(40);
+	fk_exit(t);
+	fk_advance(1000);
+	run_works();
+	fk_as(p);
+	ck_assert_int_eq(fk_read(&f, &s, sizeof(s)), sizeof(s));
+	ck_assert_uint_eq(s.tsc, 40);
+	ck_assert_uint_eq(s.pmc[0], 40);
+	ck_assert_int_gt(fk.pages, 0);		/* the file keeps the set */
+	fk_close(&f);
+	run_works();
+	ck_assert_int_eq(fk.pages, 0);
+	ck_assert_int_eq(THIS_MODULE->refs, 0);
+}
+END_TEST
+
+START_TEST(final_unlinked_reads_none)
+{
+	struct task_struct *t = fk_task("T", 0), *p = fk_task("P", 1);
+	struct vperfctr_control c = fk_ctl(1, 0);
+	struct fk_file f;
+	char line[80] = "";
+
+	fk_as(t);
+	ck_assert_int_eq(fk_control(t, &c), 0);
+	ck_assert_int_eq(fk_open(&f, &vperfctr_status_fops, t), 0);
+	ck_assert_int_eq(fk_command(t, VPERFCTR_CMD_UNLINK), 0);
+	fk_exit(t);
+	fk_as(p);
+	ck_assert_int_eq(fk_read(&f, line, sizeof(line) - 1), 5);
+	ck_assert_str_eq(line, "none\n");
+	fk_close(&f);
+}
+END_TEST
+
+START_TEST(changes_after_exit_refused)
+{
+	struct task_struct *t = fk_task("T", 0);
+	struct vperfctr_control c = fk_ctl(1, 0);
+	struct fk_file f;
+
+	fk_as(t);
+	ck_assert_int_eq(fk_open(&f, &vperfctr_control_fops, t), 0);
+	ck_assert_int_eq(fk_write(&f, &c, sizeof(c)), sizeof(c));
+	fk_exit_begin(t);
+	ck_assert_int_eq(fk_write(&f, &c, sizeof(c)), -ESRCH);
+	fk_exit(t);
+	fk_close(&f);
+}
+END_TEST
+
+START_TEST(user_copy_faults)
+{
+	struct task_struct *t = fk_task("T", 0);
+	struct vperfctr_control c = fk_ctl(1, 0);
+	struct perfctr_sum_ctrs s;
+
+	fk_as(t);
+	fk_fault_next();
+	ck_assert_int_eq(fk_control(t, &c), -EFAULT);
+	ck_assert_str_eq(fk_status(t), "none\n");
+	ck_assert_int_eq(fk_control(t, &c), 0);
+	fk_fault_next();
+	ck_assert_int_eq(fk_sums(t, &s), -EFAULT);
+}
+END_TEST
+
+/* Not the owner's user: no open; the tracer: yes. */
+START_TEST(open_permission)
+{
+	struct task_struct *t = fk_task("T", 0), *o = fk_task("O", 1);
+	struct fk_file f;
+
+	o->cred.uid.val = o->cred.euid.val = 2000;
+	fk_as(o);
+	ck_assert_int_eq(fk_open(&f, &vperfctr_status_fops, t), -EACCES);
+	fk_ptrace_stop(t, o);
+	fk_as(o);
+	ck_assert_int_eq(fk_open(&f, &vperfctr_status_fops, t), 0);
+	fk_close(&f);
+}
+END_TEST
+
+/* The owner's set goes with the hardware: reclaim evicts it. */
+START_TEST(reclaim_evicts)
+{
+	struct task_struct *t = fk_task("T", 0);
+	struct vperfctr_control c = fk_ctl(1, 0);
+
+	fk_as(t);
+	ck_assert_int_eq(fk_control(t, &c), 0);
+	ck_assert_str_eq(fk_hw_holder, vperfctr_service);
+	fk_sched_out(t);
+	ck_assert_uint_eq(vperfctr_reclaim(), 1);
+	ck_assert_ptr_null(fk_hw_holder);
+	fk_as(t);
+	ck_assert_str_eq(fk_status(t), "stopped: evicted\n");
+	ck_assert_int_eq(fk_command(t, VPERFCTR_CMD_RESUME), -EBUSY);
+}
+END_TEST
+
+void area_files(Suite *s)
+{
+	TCase *tc = vp_tcase(s, "files");
+
+	tcase_add_test(tc, final_sums_after_exit);
+	tcase_add_test(tc, final_unlinked_reads_none);
+	tcase_add_test(tc, changes_after_exit_refused);
+	tcase_add_test(tc, user_copy_faults);
+	tcase_add_test(tc, open_permission);
+	tcase_add_test(tc, reclaim_evicts);
+}
