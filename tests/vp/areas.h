@@ -8,6 +8,7 @@
 /* A test case of @s with the fake kernel set up and checked around it. */
 TCase *vp_tcase(Suite *s, const char *name);
 
+void area_life(Suite *s);
 void area_basic(Suite *s);
 void area_exec(Suite *s);
 void area_unlink(Suite *s);

@@ -128,6 +128,18 @@ void fk_irq_restore(unsigned long flags)
 		FK_FAIL("irqrestore does not match its irqsave");
 }
 
+void fk_irq_off(void)
+{
+	if (irqs_off[fk_cpu]++)
+		FK_FAIL("raw_spin_lock_irq() with interrupts off");
+}
+
+void fk_irq_on(void)
+{
+	if (--irqs_off[fk_cpu])
+		FK_FAIL("raw_spin_unlock_irq() leaves interrupts off");
+}
+
 void rcu_read_lock(void)
 {
 	rcu_depth[fk_cpu]++;
@@ -151,6 +163,99 @@ void cpu_relax(void)
 bool perfmon_capable(void)
 {
 	return current->cred.cap_permitted.val != 0;
+}
+
+/* Any capability: the fake tasks have all of them or none. */
+bool capable(int cap)
+{
+	return current->cred.cap_permitted.val != 0;
+}
+
+bool ns_capable_noaudit(struct user_namespace *ns, int cap)
+{
+	return capable(cap);
+}
+
+int kstrtoint(const char *str, unsigned int base, int *res)
+{
+	char *end;
+	long v = strtol(str, &end, base);
+
+	if (end == str)
+		return -EINVAL;
+	*res = v;
+	return 0;
+}
+
+int param_get_int(char *buf, const struct kernel_param *kp)
+{
+	return -EINVAL;
+}
+
+/* --- watch.c's tables: leftovers at module exit fail the test --- */
+
+void rhashtable_destroy(struct rhashtable *ht)
+{
+	if (ht->first)
+		FK_FAIL("rhashtable_destroy() of %u entries", ht->nelems);
+}
+
+struct fk_xa_item {
+	struct fk_xa_item *next;
+	unsigned long index;
+	void *entry;
+};
+
+static struct fk_xa_item **fk_xa_find(struct xarray *xa, unsigned long i)
+{
+	struct fk_xa_item **pp;
+
+	for (pp = &xa->items; *pp; pp = &(*pp)->next)
+		if ((*pp)->index == i)
+			break;
+	return pp;
+}
+
+void *xa_load(struct xarray *xa, unsigned long index)
+{
+	struct fk_xa_item *it = *fk_xa_find(xa, index);
+
+	return it ? it->entry : NULL;
+}
+
+void *xa_store(struct xarray *xa, unsigned long index, void *entry, gfp_t gfp)
+{
+	struct fk_xa_item **pp = fk_xa_find(xa, index), *it = *pp;
+	void *old = it ? it->entry : NULL;
+
+	might_sleep();
+	if (!it) {
+		it = calloc(1, sizeof(*it));
+		it->index = index;
+		*pp = it;
+	}
+	it->entry = entry;
+	return old;
+}
+
+void *xa_erase(struct xarray *xa, unsigned long index)
+{
+	struct fk_xa_item **pp = fk_xa_find(xa, index), *it = *pp;
+	void *old = it ? it->entry : NULL;
+
+	if (it) {
+		*pp = it->next;
+		free(it);
+	}
+	return old;
+}
+
+void xa_destroy(struct xarray *xa)
+{
+	if (xa->items)
+		FK_FAIL("xa_destroy() with counts left: a watch not uncharged");
+	while (xa->items)
+		xa_erase(xa, xa->items->index);
 }
 
 /* --- interleavings --- */

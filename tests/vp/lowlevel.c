@@ -169,20 +169,6 @@ void perfctr_cpu_release(const char *service)
 		fk_hw_holder = NULL;
 }
 
-int perfctr_may_count(const struct perfctr_cpu_state *state)
-{
-	return 0;
-}
-
-/* Its tracer, or its own user while it is dumpable, or CAP_PERFMON. */
-bool perfctr_may_read_task(struct task_struct *task)
-{
-	if (task->tracer == current || perfmon_capable())
-		return true;
-	return uid_eq(task->cred.uid, current->cred.euid) && task->mm &&
-	       get_dumpable(task->mm) == SUID_DUMP_USER;
-}
-
 /* No IBS here: a setup is refused, and NULL is nothing to retire. */
 struct vp_ibs *vp_ibs_new(struct task_struct *owner,
 			  const struct perfctr_ibs_control *c)

@@ -22,7 +22,7 @@ TCase *vp_tcase(Suite *s, const char *name)
 int main(void)
 {
 	static void (*const areas[])(Suite *s) = {
-		area_basic, area_exec, area_unlink, area_exit, area_signal,
+		area_life, area_basic, area_exec, area_unlink, area_exit, area_signal,
 		area_inherit, area_files,
 	};
 	Suite *s = suite_create("vp");

@@ -1,6 +1,13 @@
 /* SPDX-License-Identifier: GPL-2.0-only */
 /*
- * The driver sources the fast suite compiles, as one translation unit.
- * When virtual.c is split, list its parts here: nothing else changes.
+ * The driver sources the fast suite compiles, as one translation unit:
+ * the per-thread sets, their files and final counts, and the policy they
+ * ask (Kbuild's vp-parts, and policy.c).
  */
-#include "../../drivers/perfctr/virtual.c"
+#include "../../drivers/perfctr/set.c"
+#include "../../drivers/perfctr/control.c"
+#include "../../drivers/perfctr/inherit.c"
+#include "../../drivers/perfctr/task.c"
+#include "../../drivers/perfctr/vfiles.c"
+#include "../../drivers/perfctr/watch.c"
+#include "../../drivers/perfctr/policy.c"

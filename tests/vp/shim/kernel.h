@@ -91,6 +91,12 @@ void fk_warn(const char *file, int line, const char *cond);
 	__c;								\
 })
 #define WARN_ON(c)	WARN_ON_ONCE(c)
+#define WARN_ONCE(c, ...) ({						\
+	bool __c = !!(c);						\
+	if (__c)							\
+		fk_warn(__FILE__, __LINE__, #c);			\
+	__c;								\
+})
 #define BUG_ON(c)	do { if (c) FK_FAIL("BUG_ON(%s)", #c); } while (0)
 
 #define pr_warn(...)	fprintf(stderr, __VA_ARGS__)
@@ -185,6 +191,13 @@ void raw_spin_unlock(raw_spinlock_t *l);
 	do { (f) = fk_irq_save(); raw_spin_lock(l); } while (0)
 #define raw_spin_unlock_irqrestore(l, f) \
 	do { raw_spin_unlock(l); fk_irq_restore(f); } while (0)
+/* The _irq forms: interrupts must be on before, and are on after. */
+void fk_irq_off(void);
+void fk_irq_on(void);
+#define raw_spin_lock_irq(l) \
+	do { fk_irq_off(); raw_spin_lock(l); } while (0)
+#define raw_spin_unlock_irq(l) \
+	do { raw_spin_unlock(l); fk_irq_on(); } while (0)
 void mutex_lock(struct mutex *m);
 void mutex_unlock(struct mutex *m);
 
@@ -194,6 +207,9 @@ void fk_assert_held(struct task_struct *const *holder, const char *what,
 #define lockdep_is_held(l)	fk_held(&(l)->holder)
 #define lockdep_assert_held(l) \
 	fk_assert_held(&(l)->holder, #l, __FILE__, __LINE__)
+bool irqs_off_here(void);
+#define lockdep_assert_irqs_disabled() \
+	do { if (!irqs_off_here()) FK_FAIL("interrupts on"); } while (0)
 
 /* --- refcounts: underflow and saturation fail --- */
 
@@ -313,6 +329,7 @@ struct cred {
 	kuid_t uid, euid, suid, fsuid;
 	kgid_t gid, egid, sgid, fsgid;
 	kernel_cap_t cap_permitted;
+	struct user_namespace *user_ns;
 };
 
 struct user_namespace;
@@ -331,7 +348,7 @@ bool perfmon_capable(void);
 
 #define SUID_DUMP_DISABLE	0
 #define SUID_DUMP_USER		1
-struct mm_struct { int dumpable; };
+struct mm_struct { int dumpable; struct user_namespace *user_ns; };
 static inline int get_dumpable(struct mm_struct *mm) { return mm->dumpable; }
 
 struct page;
@@ -575,5 +592,118 @@ int tracepoint_probe_register(struct tracepoint *tp, void *probe, void *data);
 int tracepoint_probe_unregister(struct tracepoint *tp, void *probe,
 				void *data);
 void tracepoint_synchronize_unregister(void);
+
+/* --- watch.c: atomics, an RCU hash, an xarray of counts --- */
+
+typedef struct { int counter; } atomic_t;
+#define ATOMIC_INIT(n)		{ (n) }
+#define atomic_read(a)		__atomic_load_n(&(a)->counter, __ATOMIC_SEQ_CST)
+#define atomic_inc(a)		__atomic_add_fetch(&(a)->counter, 1, __ATOMIC_SEQ_CST)
+#define atomic_dec(a)		__atomic_sub_fetch(&(a)->counter, 1, __ATOMIC_SEQ_CST)
+
+struct rcu_head { void *next; };
+#define kfree_rcu(p, field)	kfree(p)
+#define cond_resched()		might_sleep()
+
+/* A list under the kernel's names: lookups walk it, keys compared. */
+struct rhash_head { struct rhash_head *next; };
+struct rhashtable { struct rhash_head *first; unsigned int nelems; };
+struct rhashtable_params {
+	unsigned int key_len, key_offset, head_offset;
+	bool automatic_shrinking;
+};
+
+static inline void *fk_rht_obj(struct rhash_head *h,
+			       const struct rhashtable_params p)
+{
+	return (char *)h - p.head_offset;
+}
+
+static inline int rhashtable_init(struct rhashtable *ht,
+				  const struct rhashtable_params *p)
+{
+	ht->first = NULL;
+	ht->nelems = 0;
+	return 0;
+}
+
+void rhashtable_destroy(struct rhashtable *ht);
+
+static inline void *rhashtable_lookup(struct rhashtable *ht, const void *key,
+				      const struct rhashtable_params p)
+{
+	struct rhash_head *h;
+
+	for (h = ht->first; h; h = h->next)
+		if (!memcmp((char *)fk_rht_obj(h, p) + p.key_offset, key,
+			    p.key_len))
+			return fk_rht_obj(h, p);
+	return NULL;
+}
+
+static inline void *
+rhashtable_lookup_get_insert_fast(struct rhashtable *ht, struct rhash_head *n,
+				  const struct rhashtable_params p)
+{
+	void *old = rhashtable_lookup(ht, (char *)fk_rht_obj(n, p) +
+				      p.key_offset, p);
+
+	if (old)
+		return old;
+	n->next = ht->first;
+	ht->first = n;
+	ht->nelems++;
+	return NULL;
+}
+
+static inline int rhashtable_remove_fast(struct rhashtable *ht,
+					 struct rhash_head *n,
+					 const struct rhashtable_params p)
+{
+	struct rhash_head **pp;
+
+	for (pp = &ht->first; *pp; pp = &(*pp)->next)
+		if (*pp == n) {
+			*pp = n->next;
+			ht->nelems--;
+			return 0;
+		}
+	return -ENOENT;
+}
+
+/* An xarray of small values: a list of (index, entry) pairs. */
+struct fk_xa_item;
+struct xarray { struct fk_xa_item *items; };
+#define DEFINE_XARRAY(name)	struct xarray name = { NULL }
+#define xa_mk_value(v)		((void *)(((unsigned long)(v) << 1) | 1))
+#define xa_to_value(e)		((unsigned long)(e) >> 1)
+#define xa_err(e)		0
+void *xa_load(struct xarray *xa, unsigned long index);
+void *xa_store(struct xarray *xa, unsigned long index, void *entry,
+	       gfp_t gfp);
+void *xa_erase(struct xarray *xa, unsigned long index);
+void xa_destroy(struct xarray *xa);
+
+/* --- policy.c: parameters, capabilities, namespaces --- */
+
+struct kernel_param;
+struct kernel_param_ops {
+	int (*set)(const char *val, const struct kernel_param *kp);
+	int (*get)(char *buf, const struct kernel_param *kp);
+};
+int param_get_int(char *buf, const struct kernel_param *kp);
+#define module_param_cb(name, ops, arg, perm) \
+	static const void *fk_param_##name __attribute__((unused)) = (ops)
+#define module_param(name, type, perm) \
+	static const void *fk_param_##name __attribute__((unused)) = &(name)
+#define MODULE_PARM_DESC(name, text)
+int kstrtoint(const char *s, unsigned int base, int *res);
+
+#define CAP_SYS_PTRACE		19
+#define CAP_SYS_RESOURCE	24
+bool capable(int cap);
+bool ns_capable_noaudit(struct user_namespace *ns, int cap);
+#define current_uid()		(current_cred()->uid)
+#define __kuid_val(u)		((u).val)
 
 #endif /* _VP_SHIM_KERNEL_H */
