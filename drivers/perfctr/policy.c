@@ -90,11 +90,21 @@ static int may_count_as(struct task_struct *task,
 	return 0;
 }
 
+/* Did @task forbid itself RDTSC (prctl PR_SET_TSC, x86 only)? */
+bool perfctr_task_notsc(struct task_struct *task)
+{
+#ifdef TIF_NOTSC
+	return test_tsk_thread_flag(task, TIF_NOTSC);
+#else
+	return false;
+#endif
+}
+
 /*
  * May the caller have @state counted in @task, its own thread or its
  * stopped tracee? A tracer's control is judged on the tracee's privilege
  * too, since the tracee reads its own counts: it gets nothing it could
- * not have asked for itself.
+ * not have asked for itself. Nor the TSC if it forbade itself RDTSC.
  */
 int perfctr_may_count_task(struct task_struct *task,
 			   const struct perfctr_cpu_state *state)
@@ -104,6 +114,9 @@ int perfctr_may_count_task(struct task_struct *task,
 
 	if (!err && task != current)
 		err = may_count_as(task, state, level);
+	if (!err && perfctr_cstatus_has_tsc(state->cstatus) &&
+	    perfctr_task_notsc(task))
+		err = -EPERM;
 	return err;
 }
 

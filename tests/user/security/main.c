@@ -9,7 +9,8 @@
  *  - a set given to a tracee at a syscall stop while the tracee itself
  *    unlinks, rewrites or commands it (the link still pending);
  *  - exec into a setuid program, and with changed credentials;
- *  - user-space reads racing with overflow stops.
+ *  - user-space reads racing with overflow stops;
+ *  - PR_SET_TSC honoured.
  * Unprivileged steps run in children that setuid() to nobody.
  *
  * This file assembles the suite; each area is a file of its own.
@@ -25,6 +26,7 @@ static const check_area_fn areas[] = {
 	sec_access_tcase,
 	sec_lifetime_tcase,
 	sec_fastread_tcase,
+	sec_tsc_tcase,
 };
 
 int main(int argc, char **argv)
