@@ -9,11 +9,13 @@
  * caller's thread, and the driver-wide files "info" and "global".
  *
  * The module creates the mount point; like binfmt_misc's, it is mounted
- * by user space: mount -t perfctr none /proc/perfctr.
+ * by user space: mount -t perfctr none /proc/perfctr. It cannot see the
+ * options of the caller's /proc, so it takes procfs's hidepid= itself.
  */
 #include <linux/cred.h>
 #include <linux/fs.h>
 #include <linux/fs_context.h>
+#include <linux/fs_parser.h>
 #include <linux/kernel.h>
 #include <linux/module.h>
 #include <linux/namei.h>
@@ -21,6 +23,7 @@
 #include <linux/proc_fs.h>
 #include <linux/sched.h>
 #include <linux/sched/task.h>
+#include <linux/seq_file.h>
 #include <linux/slab.h>
 #include <linux/string.h>
 
@@ -30,6 +33,20 @@
 #define PERFCTR_FS_MAGIC	0x70637472	/* "pctr" */
 
 static struct proc_dir_entry *mount_point;
+
+/*
+ * hidepid=, with procfs's values and names (Documentation/perfctr/
+ * virtual.rst): who may see a thread the caller may not read.
+ */
+enum pfs_hidepid { PFS_HIDEPID_OFF, PFS_HIDEPID_NOACCESS, PFS_HIDEPID_INVISIBLE };
+
+static const char *const pfs_hidepid_names[] = { "off", "noaccess", "invisible" };
+
+/* The superblock's options (s_fs_info), and a mount's (fs_private). */
+struct pfs_options {
+	int hidepid;
+	bool hidepid_set;	/* a mount's: given, so it changes the sb's */
+};
 
 struct pfs_entry {
 	const char *name;
@@ -130,13 +147,44 @@ static struct pid *pfs_name_to_pid(const struct qstr *name)
 	return find_get_pid(nr);	/* the caller's pid namespace */
 }
 
+/*
+ * May the caller see thread @pid's directory (@files false), or the
+ * files in it? With hidepid=, only if it may read the thread's counters
+ * (perfctr_may_read_task(), the rule of the files themselves): else
+ * -ENOENT (invisible: neither), or -EACCES (noaccess: not the files).
+ */
+static int pfs_hidden(struct super_block *sb, struct pid *pid, bool files)
+{
+	const struct pfs_options *o = sb->s_fs_info;
+	int hide = READ_ONCE(o->hidepid);
+	struct task_struct *task;
+	bool may;
+
+	if (hide == PFS_HIDEPID_OFF || (hide == PFS_HIDEPID_NOACCESS && !files))
+		return 0;
+	task = get_pid_task(pid, PIDTYPE_PID);
+	if (!task)
+		return -ENOENT;
+	may = perfctr_may_read_task(task);
+	put_task_struct(task);
+	if (may)
+		return 0;
+	return hide == PFS_HIDEPID_INVISIBLE ? -ENOENT : -EACCES;
+}
+
 static struct dentry *pfs_tid_dir(struct dentry *dentry)
 {
 	struct pid *pid = pfs_name_to_pid(&dentry->d_name);
 	struct inode *inode;
+	int err;
 
 	if (!pid)
 		return ERR_PTR(-ENOENT);
+	err = pfs_hidden(dentry->d_sb, pid, false);
+	if (err) {
+		put_pid(pid);
+		return ERR_PTR(err);
+	}
 	inode = pfs_pid_inode(dentry->d_sb, S_IFDIR | 0555, pid);
 	put_pid(pid);
 	if (!IS_ERR(inode)) {
@@ -171,10 +219,14 @@ static struct dentry *pfs_tid_lookup(struct inode *dir, struct dentry *dentry,
 {
 	const struct pfs_entry *e;
 	struct inode *inode;
+	int err;
 
 	e = pfs_find(tid_files, ARRAY_SIZE(tid_files), dentry);
 	if (!e)
 		return ERR_PTR(-ENOENT);
+	err = pfs_hidden(dir->i_sb, dir->i_private, true);
+	if (err)
+		return ERR_PTR(err);
 	inode = pfs_pid_inode(dir->i_sb, e->mode, dir->i_private);
 	if (!IS_ERR(inode))
 		inode->i_fop = e->fops;
@@ -231,7 +283,9 @@ static const char *pfs_self_get_link(struct dentry *dentry, struct inode *inode,
 /*
  * A cached <tid> dentry is valid only while its thread lives and the name
  * means the same thread in the caller's namespace. Its owner follows the
- * thread's ids, as in /proc, so the mode bits judge by today's.
+ * thread's ids, as in /proc, so the mode bits judge by today's. Dentries
+ * are shared: one the caller may not see (hidepid=) is looked up again,
+ * which gives it the error.
  */
 static int pfs_d_revalidate(struct dentry *dentry, unsigned int flags)
 {
@@ -250,6 +304,8 @@ static int pfs_d_revalidate(struct dentry *dentry, unsigned int flags)
 		return 0;
 	pfs_set_owner(inode, task);
 	put_task_struct(task);
+	if (pfs_hidden(dentry->d_sb, pid, !S_ISDIR(inode->i_mode)))
+		return 0;
 	if (!S_ISDIR(inode->i_mode))
 		return 1;
 	now = pfs_name_to_pid(&dentry->d_name);
@@ -293,16 +349,32 @@ static void pfs_evict_inode(struct inode *inode)
 	put_pid(inode->i_private);	/* NULL for the root's own files */
 }
 
+static int pfs_show_options(struct seq_file *m, struct dentry *root)
+{
+	const struct pfs_options *o = root->d_sb->s_fs_info;
+	int hide = READ_ONCE(o->hidepid);
+
+	if (hide != PFS_HIDEPID_OFF)
+		seq_printf(m, ",hidepid=%s", pfs_hidepid_names[hide]);
+	return 0;
+}
+
 static const struct super_operations pfs_sops = {
 	.statfs = simple_statfs,
+	.show_options = pfs_show_options,
 	.drop_inode = generic_delete_inode,
 	.evict_inode = pfs_evict_inode,
 };
 
 static int pfs_fill_super(struct super_block *sb, struct fs_context *fc)
 {
+	struct pfs_options *o;
 	struct inode *root;
 
+	o = kzalloc(sizeof(*o), GFP_KERNEL);
+	if (!o)
+		return -ENOMEM;
+	sb->s_fs_info = o;	/* hidepid=off until pfs_get_tree() */
 	sb->s_magic = PERFCTR_FS_MAGIC;
 	sb->s_op = &pfs_sops;
 	sb->s_d_op = &pfs_dops;
@@ -318,26 +390,84 @@ static int pfs_fill_super(struct super_block *sb, struct fs_context *fc)
 	return sb->s_root ? 0 : -ENOMEM;
 }
 
+/* hidepid=: 0, 1, 2 or off, noaccess, invisible, as procfs takes it. */
+static int pfs_parse_param(struct fs_context *fc, struct fs_parameter *param)
+{
+	struct pfs_options *o = fc->fs_private;
+	unsigned int i;
+
+	if (strcmp(param->key, "hidepid"))
+		return -ENOPARAM;	/* "source" and the rest: the VFS's */
+	if (param->type != fs_value_is_string)
+		return invalfc(fc, "hidepid needs a value");
+	for (i = 0; i < ARRAY_SIZE(pfs_hidepid_names); i++) {
+		if (!strcmp(param->string, pfs_hidepid_names[i]) ||
+		    (param->string[0] == '0' + i && !param->string[1])) {
+			o->hidepid = i;
+			o->hidepid_set = true;
+			return 0;
+		}
+	}
+	return invalfc(fc, "unknown hidepid value: %s", param->string);
+}
+
+/*
+ * One superblock serves every mount: an option given to any mount, or a
+ * remount, applies to all of them; one not given keeps its value.
+ */
+static int pfs_reconfigure(struct fs_context *fc)
+{
+	const struct pfs_options *o = fc->fs_private;
+	struct pfs_options *sbo = fc->root->d_sb->s_fs_info;
+
+	if (o->hidepid_set)
+		WRITE_ONCE(sbo->hidepid, o->hidepid);
+	return 0;
+}
+
 static int pfs_get_tree(struct fs_context *fc)
 {
-	return get_tree_single(fc, pfs_fill_super);
+	int err = get_tree_single(fc, pfs_fill_super);
+
+	return err ?: pfs_reconfigure(fc);
+}
+
+static void pfs_free_fc(struct fs_context *fc)
+{
+	kfree(fc->fs_private);
 }
 
 static const struct fs_context_operations pfs_context_ops = {
+	.parse_param = pfs_parse_param,
 	.get_tree = pfs_get_tree,
+	.reconfigure = pfs_reconfigure,
+	.free = pfs_free_fc,
 };
 
 static int pfs_init_fs_context(struct fs_context *fc)
 {
+	struct pfs_options *o = kzalloc(sizeof(*o), GFP_KERNEL);
+
+	if (!o)
+		return -ENOMEM;
+	fc->fs_private = o;
 	fc->ops = &pfs_context_ops;
 	return 0;
+}
+
+static void pfs_kill_sb(struct super_block *sb)
+{
+	void *o = sb->s_fs_info;
+
+	kill_anon_super(sb);
+	kfree(o);
 }
 
 static struct file_system_type pfs_type = {
 	.owner = THIS_MODULE,
 	.name = "perfctr",
 	.init_fs_context = pfs_init_fs_context,
-	.kill_sb = kill_anon_super,
+	.kill_sb = pfs_kill_sb,
 };
 
 int perfctr_fs_init(void)

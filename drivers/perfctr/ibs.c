@@ -105,19 +105,26 @@ static void ibs_hw_put(void)
 }
 
 /*
- * Privilege: what perfctr_may_count() asks of kernel-mode counting; and,
- * since every sample is an NMI, a floor on the unprivileged rate.
+ * Privilege: what perfctr_may_count_task() asks of kernel-mode counting,
+ * of the caller and of @owner, who reads the samples (a tracer's setup
+ * gives its tracee nothing it could not have set up itself); and, since
+ * every sample is an NMI, a floor on the rate an unprivileged caller
+ * asks for.
  */
-static int ibs_may(const struct perfctr_ibs_control *c)
+static int ibs_may(struct task_struct *owner,
+		   const struct perfctr_ibs_control *c)
 {
 	int level = perfctr_paranoid();
+	bool caller = perfmon_capable();
 
-	if (level <= 1 || perfmon_capable())
+	if (level <= 1 ||
+	    (caller && (owner == current || perfctr_task_privileged(owner))))
 		return 0;
 	if (level >= 3)
 		return -EACCES;		/* TSC only */
-	if ((c->flags & PERFCTR_IBS_FETCH && c->fetch_maxcnt < PERFCTR_IBS_MIN_USER) ||
-	    (c->flags & PERFCTR_IBS_OP && c->op_maxcnt < PERFCTR_IBS_MIN_USER))
+	if (!caller &&
+	    ((c->flags & PERFCTR_IBS_FETCH && c->fetch_maxcnt < PERFCTR_IBS_MIN_USER) ||
+	     (c->flags & PERFCTR_IBS_OP && c->op_maxcnt < PERFCTR_IBS_MIN_USER)))
 		return -EACCES;
 	return c->flags & (PERFCTR_IBS_KERNEL | PERFCTR_IBS_PHYS) ? -EACCES : 0;
 }
@@ -304,7 +311,7 @@ struct vp_ibs *vp_ibs_new(struct task_struct *owner,
 	if (!err)
 		err = perfctr_cpu_ibs_setup(&hw, c);
 	if (!err)
-		err = ibs_may(c);
+		err = ibs_may(owner, c);
 	if (!err)
 		err = ibs_hw_get();
 	if (err)

@@ -41,7 +41,11 @@ void perfctr_global_show_holder(struct seq_file *m);
 
 /* Privilege policy (policy.c); see Documentation/perfctr/security.rst. */
 int perfctr_paranoid(void);
+bool perfctr_task_privileged(struct task_struct *task);
+bool perfctr_task_notsc(struct task_struct *task);
 int perfctr_may_count(const struct perfctr_cpu_state *state);
+int perfctr_may_count_task(struct task_struct *task,
+			   const struct perfctr_cpu_state *state);
 bool perfctr_may_read_task(struct task_struct *task);
 
 /* The file system on /proc/perfctr (fs.c). */

@@ -116,6 +116,12 @@ static struct perfctr_cpu_state *pmon_state(const u32 *words,
 	if (!st)
 		return ERR_PTR(-ENOMEM);
 	err = perfctr_cpu_perfmon_control(&st->control, words, run, slot);
+	/*
+	 * Only the opener changes its set: no TSC for one that forbade
+	 * itself RDTSC, but its counters still count.
+	 */
+	if (perfctr_task_notsc(current))
+		st->control.tsc_on = 0;
 	if (!err)
 		err = perfctr_cpu_update_control(st, false);
 	if (!err)
@@ -264,10 +270,8 @@ static int pmon_tstamp(struct pmc_tstamp *ts)
 	u64 tsc;
 	int err;
 
-#ifdef TIF_NOTSC
-	if (test_thread_flag(TIF_NOTSC))
+	if (perfctr_task_notsc(current))
 		return -EPERM;
-#endif
 	err = perfctr_cpu_read_tsc(&tsc);
 	if (err)
 		return err;

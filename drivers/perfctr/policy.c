@@ -66,18 +66,65 @@ int perfctr_paranoid(void)
 	return READ_ONCE(paranoid);
 }
 
-/* May the caller have @state counted, in its own thread or a tracee? */
-int perfctr_may_count(const struct perfctr_cpu_state *state)
+/*
+ * Does @task pass perfctr.paranoid as perfmon_capable() passes the
+ * caller: CAP_PERFMON or CAP_SYS_ADMIN in the initial user namespace?
+ * Another task's check is not audited: it did not ask.
+ */
+bool perfctr_task_privileged(struct task_struct *task)
 {
-	int level = perfctr_paranoid();
+	if (task == current)
+		return perfmon_capable();
+	return has_capability_noaudit(task, CAP_PERFMON) ||
+	       has_capability_noaudit(task, CAP_SYS_ADMIN);
+}
 
-	if (level <= 1 || perfmon_capable())
+static int may_count_as(struct task_struct *task,
+			const struct perfctr_cpu_state *state, int level)
+{
+	if (level <= 1 || perfctr_task_privileged(task))
 		return 0;
 	if (perfctr_cstatus_nrctrs(state->cstatus) && level >= 3)
 		return -EACCES;
 	if (perfctr_cpu_counts_kernel(state))
 		return -EACCES;
 	return 0;
+}
+
+/* Did @task forbid itself RDTSC (prctl PR_SET_TSC, x86 only)? */
+bool perfctr_task_notsc(struct task_struct *task)
+{
+#ifdef TIF_NOTSC
+	return test_tsk_thread_flag(task, TIF_NOTSC);
+#else
+	return false;
+#endif
+}
+
+/*
+ * May the caller have @state counted in @task, its own thread or its
+ * stopped tracee? A tracer's control is judged on the tracee's privilege
+ * too, since the tracee reads its own counts: it gets nothing it could
+ * not have asked for itself. Nor the TSC if it forbade itself RDTSC.
+ */
+int perfctr_may_count_task(struct task_struct *task,
+			   const struct perfctr_cpu_state *state)
+{
+	int level = perfctr_paranoid();	/* one level for both */
+	int err = may_count_as(current, state, level);
+
+	if (!err && task != current)
+		err = may_count_as(task, state, level);
+	if (!err && perfctr_cstatus_has_tsc(state->cstatus) &&
+	    perfctr_task_notsc(task))
+		err = -EPERM;
+	return err;
+}
+
+/* May the caller have @state counted in its own thread? */
+int perfctr_may_count(const struct perfctr_cpu_state *state)
+{
+	return perfctr_may_count_task(current, state);
 }
 
 /*

@@ -193,7 +193,7 @@ static ssize_t vp_control_write(struct file *file, const char __user *buf,
 	new->control = uc.cpu_control;
 	err = perfctr_cpu_update_control(new, false);
 	if (!err)
-		err = perfctr_may_count(new);
+		err = perfctr_may_count_task(task, new);
 	if (!err)
 		err = vp_prep_alloc(&prep, &uc, true);
 	if (!err) {

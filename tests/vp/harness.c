@@ -171,6 +171,11 @@ bool capable(int cap)
 	return current->cred.cap_permitted.val != 0;
 }
 
+bool has_capability_noaudit(struct task_struct *t, int cap)
+{
+	return t->cred.cap_permitted.val != 0;
+}
+
 bool ns_capable_noaudit(struct user_namespace *ns, int cap)
 {
 	return capable(cap);

@@ -4,9 +4,14 @@
  * with its errno and the setup as it was (Documentation/perfctr/amd.rst,
  * "Errors"); what the policy lets each user have.
  */
+#define _GNU_SOURCE
 #include <errno.h>
+#include <fcntl.h>
+#include <signal.h>
 #include <string.h>
 #include <sys/prctl.h>
+#include <sys/ptrace.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 #include "ibs.h"
@@ -254,6 +259,94 @@ START_TEST(test_privilege)
 	ck_assert_int_eq(param_put("paranoid", "2"), 0);
 }
 
+/*
+ * A tracer's setup is judged on the tracee's privilege too, which reads
+ * the samples (security.rst): each of them root or nobody. The tracee
+ * has a user-mode setup of its own first, which a refusal must leave.
+ */
+struct traced {
+	int tracer_nobody;
+	int tracee_nobody;
+	int kernel;		/* PERFCTR_IBS_KERNEL | PERFCTR_IBS_PHYS */
+	int want;		/* 0, or the errno */
+};
+
+static int traced_kid(int rd, int wr, void *arg)
+{
+	const struct traced *t = arg;
+	struct perfctr_ibs_control c = good();
+
+	(void)wr;
+	if (t->tracee_nobody && become_nobody())
+		return kid_fail(40);
+	if (ibs_put(&c) || ptrace(PTRACE_TRACEME, 0, 0, 0))
+		return kid_fail(41);
+	raise(SIGSTOP);
+	kid_wait_go(rd);
+	return 0;
+}
+
+static int tracer_kid(int rd, int wr, void *arg)
+{
+	const struct traced *t = arg;
+	struct perfctr_ibs_control c = good(), old = good(), got;
+	int st, fd, step = 0;
+	ssize_t n;
+	struct kid k;
+
+	(void)rd;
+	(void)wr;
+	if (kid_spawn(&k, traced_kid, arg))
+		return kid_fail(50);
+	if (waitpid(k.pid, &st, 0) != k.pid || !WIFSTOPPED(st))
+		return kid_fail(51);
+	fd = pfs_open(k.pid, "ibs", O_RDWR);
+	if (fd < 0)
+		return kid_fail(52);
+	if (t->tracer_nobody && (setresgid(NOBODY, NOBODY, NOBODY) ||
+				 setresuid(NOBODY, NOBODY, NOBODY)))
+		return kid_fail(53);
+	if (t->kernel)
+		c.flags |= PERFCTR_IBS_KERNEL | PERFCTR_IBS_PHYS;
+	n = pwrite(fd, &c, sizeof(c), 0);
+	if (t->want ? n >= 0 || errno != t->want : n != (ssize_t)sizeof(c))
+		step = kid_fail(54);
+	if (!step && pread(fd, &got, sizeof(got), 0) != (ssize_t)sizeof(got))
+		step = kid_fail(55);
+	if (!step && memcmp(&got, t->want ? &old : &c, sizeof(got)))
+		step = kid_fail(56);
+	close(fd);
+	kill(k.pid, SIGKILL);
+	kid_reap(&k);
+	return step;
+}
+
+static void run_traced(int tracer_nobody, int tracee_nobody, int kernel,
+		       int want)
+{
+	struct traced t = { tracer_nobody, tracee_nobody, kernel, want };
+
+	if (!ibs_caps)
+		return;
+	ck_assert_int_eq(param_get("paranoid"), 2);
+	kid_run(tracer_kid, &t);
+}
+
+START_TEST(test_tracer_root_tracee_root_kernel)
+{
+	run_traced(0, 0, 1, 0);
+}
+
+START_TEST(test_tracer_nobody_tracee_nobody_user)
+{
+	run_traced(1, 1, 0, 0);
+}
+
+START_TEST(test_tracer_root_tracee_nobody_kernel)
+{
+	run_traced(0, 1, 1, EACCES);
+}
+
 void ibs_setup_tcase(Suite *s)
 {
 	TCase *tc = add_tcase(s, "setup", NULL, NULL);
@@ -265,4 +358,7 @@ void ibs_setup_tcase(Suite *s)
 	tcase_add_test(tc, test_feature_rules);
 	tcase_add_test(tc, test_off);
 	tcase_add_test(tc, test_privilege);
+	tcase_add_test(tc, test_tracer_root_tracee_root_kernel);
+	tcase_add_test(tc, test_tracer_nobody_tracee_nobody_user);
+	tcase_add_test(tc, test_tracer_root_tracee_nobody_kernel);
 }

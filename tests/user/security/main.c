@@ -10,7 +10,8 @@
  *    unlinks, rewrites or commands it (the link still pending);
  *  - exec into a setuid program, and with changed credentials;
  *  - user-space reads racing with overflow stops;
- *  - how many threads a user may keep files open on.
+ *  - how many threads a user may keep files open on;
+ *  - PR_SET_TSC honoured; hidepid= on the file system.
  * Unprivileged steps run in children that setuid() to nobody.
  *
  * This file assembles the suite; each area is a file of its own.
@@ -27,6 +28,8 @@ static const check_area_fn areas[] = {
 	sec_lifetime_tcase,
 	sec_fastread_tcase,
 	sec_watches_tcase,
+	sec_tsc_tcase,
+	sec_hidepid_tcase,
 };
 
 int main(int argc, char **argv)

@@ -2,7 +2,7 @@
 /*
  * The security suite's "paranoid" case: what perfctr.paranoid lets an
  * unprivileged thread count, and a tracer's control judged on the
- * tracer's privilege.
+ * tracer's privilege and the tracee's.
  */
 #define _GNU_SOURCE
 #include <check.h>
@@ -179,68 +179,115 @@ START_TEST(privileged_bypasses_paranoid)
 }
 
 /*
- * A control a tracer writes is judged on the tracer's privilege: the
- * tracee is nobody, and so (or not) is its tracer.
+ * A control a tracer writes is judged on the tracer's privilege and on
+ * the tracee's, which reads its own counts (security.rst): each of them
+ * is root or nobody. The tracee has a TSC-only control of its own first,
+ * which a refusal must leave in place.
  */
-static int traced_nobody(int rd, int wr, void *arg)
+struct traced {
+	int tracer_nobody;
+	int tracee_nobody;
+	int kernel;		/* the control counts kernel mode too */
+	int want;		/* 0, or the errno */
+};
+
+static int traced_kid(int rd, int wr, void *arg)
 {
-	(void)arg;
+	const struct traced *t = arg;
+	struct vperfctr_control c;
+
 	(void)wr;
-	if (become_nobody() || ptrace(PTRACE_TRACEME, 0, 0, 0))
+	if (t->tracee_nobody && become_nobody())
 		return kid_fail(40);
+	if (!lib_open_tsc(&c))
+		return kid_fail(41);
+	if (ptrace(PTRACE_TRACEME, 0, 0, 0))
+		return kid_fail(42);
 	raise(SIGSTOP);
 	kid_wait_go(rd);
 	return 0;
 }
 
-/* @tracer_nobody: the tracer drops to nobody first. Returns the errno. */
-static int tracer_writes_kernel_control(int tracer_nobody)
+/* The tracer: 0 if the write gave what @t wants, or the failed step. */
+static int tracer_writes(const struct traced *t)
 {
-	struct vperfctr_control c;
-	int st, fd, err = 0;
-	struct kid t;
+	struct vperfctr_control c, got, old;
+	int st, fd, step = 0;
+	ssize_t n;
+	struct kid k;
 
-	if (kid_spawn(&t, traced_nobody, NULL))
-		return -1;
-	if (waitpid(t.pid, &st, 0) != t.pid || !WIFSTOPPED(st))
-		return -1;
-	fd = pfs_open(t.pid, "control", O_RDWR);
+	if (kid_spawn(&k, traced_kid, (void *)t))
+		return kid_fail(50);
+	if (waitpid(k.pid, &st, 0) != k.pid || !WIFSTOPPED(st))
+		return kid_fail(51);
+	fd = pfs_open(k.pid, "control", O_RDWR);
 	if (fd < 0)
-		return -1;
-	if (tracer_nobody && (setresgid(NOBODY, NOBODY, NOBODY) ||
-			      setresuid(NOBODY, NOBODY, NOBODY)))
-		return -1;
+		return kid_fail(52);
+	if (t->tracer_nobody && (setresgid(NOBODY, NOBODY, NOBODY) ||
+				 setresuid(NOBODY, NOBODY, NOBODY)))
+		return kid_fail(53);
 	tsc_control(&c);
 	model->amode(&c.cpu_control);
-	model->kernel(&c.cpu_control);
-	if (put_control(fd, &c) != CTL_SIZE)
-		err = errno;
+	if (t->kernel)
+		model->kernel(&c.cpu_control);
+	n = put_control(fd, &c);
+	if (t->want ? n >= 0 || errno != t->want : n != CTL_SIZE)
+		step = kid_fail(54);
+	tsc_control(&old);
+	if (!step && pread(fd, &got, sizeof(got), 0) != CTL_SIZE)
+		step = kid_fail(55);
+	if (!step && memcmp(&got, t->want ? &old : &c, sizeof(got)))
+		step = kid_fail(56);
 	close(fd);
-	kill(t.pid, SIGKILL);
-	kid_reap(&t);
-	return err;
+	kill(k.pid, SIGKILL);
+	kid_reap(&k);
+	return step;
 }
 
 static int tracer_kid(int rd, int wr, void *arg)
 {
-	int nobody = *(int *)arg;
-	int want = nobody ? EACCES : 0;
-
 	(void)rd;
 	(void)wr;
-	return tracer_writes_kernel_control(nobody) == want ? 0 : kid_fail(50);
+	return tracer_writes(arg);
 }
 
-START_TEST(tracer_privilege_judged_root)
+static void run_traced(int tracer_nobody, int tracee_nobody, int kernel,
+		       int want)
 {
+	struct traced t = { tracer_nobody, tracee_nobody, kernel, want };
+
 	set_paranoid(2);
-	kid_run_int(tracer_kid, 0);
+	kid_run(tracer_kid, &t);
 }
 
-START_TEST(tracer_privilege_judged_nobody)
+/* Root gives root kernel-mode counts. */
+START_TEST(tracer_root_tracee_root_kernel_accepted)
 {
-	set_paranoid(2);
-	kid_run_int(tracer_kid, 1);
+	run_traced(0, 0, 1, 0);
+}
+
+/* Nobody gives nobody user-mode counts. */
+START_TEST(tracer_nobody_tracee_nobody_user_accepted)
+{
+	run_traced(1, 1, 0, 0);
+}
+
+/* Root gives nobody user-mode counts. */
+START_TEST(tracer_root_tracee_nobody_user_accepted)
+{
+	run_traced(0, 1, 0, 0);
+}
+
+/* Nobody may not ask for kernel mode, in anyone. */
+START_TEST(tracer_nobody_tracee_nobody_kernel_refused)
+{
+	run_traced(1, 1, 1, EACCES);
+}
+
+/* Root may not give nobody what nobody could not have asked for. */
+START_TEST(tracer_root_tracee_nobody_kernel_refused)
+{
+	run_traced(0, 1, 1, EACCES);
 }
 
 void sec_paranoid_tcase(Suite *s)
@@ -258,7 +305,10 @@ void sec_paranoid_tcase(Suite *s)
 		tcase_add_test(tc, paranoid2_kernel_mode_refused);
 		tcase_add_test(tc, paranoid1_kernel_mode_allowed);
 		tcase_add_test(tc, privileged_bypasses_paranoid);
-		tcase_add_test(tc, tracer_privilege_judged_root);
-		tcase_add_test(tc, tracer_privilege_judged_nobody);
+		tcase_add_test(tc, tracer_root_tracee_root_kernel_accepted);
+		tcase_add_test(tc, tracer_nobody_tracee_nobody_user_accepted);
+		tcase_add_test(tc, tracer_root_tracee_nobody_user_accepted);
+		tcase_add_test(tc, tracer_nobody_tracee_nobody_kernel_refused);
+		tcase_add_test(tc, tracer_root_tracee_nobody_kernel_refused);
 	}
 }

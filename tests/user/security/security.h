@@ -18,6 +18,8 @@ void sec_access_tcase(struct Suite *s);
 void sec_lifetime_tcase(struct Suite *s);
 void sec_fastread_tcase(struct Suite *s);
 void sec_watches_tcase(struct Suite *s);
+void sec_tsc_tcase(struct Suite *s);
+void sec_hidepid_tcase(struct Suite *s);
 
 /* paranoid.c: perfctr.paranoid, the defaults, an unprivileged child. */
 void set_paranoid(int level);

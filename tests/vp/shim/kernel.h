@@ -700,8 +700,11 @@ int param_get_int(char *buf, const struct kernel_param *kp);
 int kstrtoint(const char *s, unsigned int base, int *res);
 
 #define CAP_SYS_PTRACE		19
+#define CAP_SYS_ADMIN		21
 #define CAP_SYS_RESOURCE	24
+#define CAP_PERFMON		38
 bool capable(int cap);
+bool has_capability_noaudit(struct task_struct *t, int cap);
 bool ns_capable_noaudit(struct user_namespace *ns, int cap);
 #define current_uid()		(current_cred()->uid)
 #define __kuid_val(u)		((u).val)
