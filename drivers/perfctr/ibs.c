@@ -297,8 +297,8 @@ static struct vp_ibs *ibs_alloc(struct task_struct *owner,
 
 /*
  * A new setup @c for @owner, checked and with the hardware reserved, or
- * an ERR_PTR: -EINVAL, -EOPNOTSUPP, -EACCES, -EBUSY (perf's IBS runs, or
- * its interrupt is someone else's), -ENOMEM.
+ * an ERR_PTR: -EINVAL, -EOPNOTSUPP, -EACCES, -EBUSY (perf's IBS was seen
+ * running, or its interrupt is someone else's), -ENOMEM.
  */
 struct vp_ibs *vp_ibs_new(struct task_struct *owner,
 			  const struct perfctr_ibs_control *c)
@@ -316,6 +316,11 @@ struct vp_ibs *vp_ibs_new(struct task_struct *owner,
 		err = ibs_hw_get();
 	if (err)
 		return ERR_PTR(err);
+	/*
+	 * The answer the reservation's calls found, or one at most a second
+	 * old: any user may write setups in a loop, and a scan calls every
+	 * CPU.
+	 */
 	if (perfctr_cpu_ibs_busy()) {
 		ibs_hw_put();
 		return ERR_PTR(-EBUSY);

@@ -185,10 +185,11 @@ int perfctr_cpu_ibs_setup(struct perfctr_ibs_state *st,
 			  const struct perfctr_ibs_control *c);
 
 /*
- * While any thread samples: the interrupt set up on every CPU (the
- * extended APIC LVT entry IbsCtl names, as an NMI) and the NMI handler
- * registered. 0, -EOPNOTSUPP (no IBS, or no LVT offset from firmware)
- * or -EBUSY (the offset serves something else). Sleeps.
+ * While any thread samples, and for a grace period (a second) after the
+ * last release: the interrupt set up on every CPU (the extended APIC LVT
+ * entry IbsCtl names, as an NMI) and the NMI handler registered. 0,
+ * -EOPNOTSUPP (no IBS, or no LVT offset from firmware) or -EBUSY (the
+ * offset serves something else). Sleeps.
  */
 int perfctr_cpu_ibs_reserve(void);
 void perfctr_cpu_ibs_release(void);
@@ -203,7 +204,11 @@ void perfctr_cpu_ibs_release(void);
 int perfctr_cpu_ibs_resume(struct perfctr_ibs_state *st);
 void perfctr_cpu_ibs_suspend(struct perfctr_ibs_state *st);
 
-/* Reserved. Is any CPU's IBS enabled by someone other than us now? */
+/*
+ * Reserved. Is any CPU's IBS enabled by someone other than us? As the
+ * reservation, or the last scan of every CPU, found it: at most a second
+ * old. Sleeps.
+ */
 bool perfctr_cpu_ibs_busy(void);
 
 /*

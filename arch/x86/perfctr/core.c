@@ -681,5 +681,6 @@ nodev:
 
 void perfctr_arch_exit(void)
 {
+	pc_ibs_exit();
 	pc_hw_teardown();
 }

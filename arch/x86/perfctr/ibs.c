@@ -10,13 +10,21 @@
  * uses the same registers: an engine enabled with a value that is not
  * the resumed state's is perf's, and we neither take nor touch it.
  * Register layouts from AMD's BKDG for families 10h and 15h and the PPRs.
+ *
+ * Any user may write setups at will, and reserving, releasing and asking
+ * whether perf's IBS is busy each call every CPU. So the reservation
+ * outlives its last user by a grace period, and the busy answer is kept
+ * for a while: a setup toggled on and off calls no CPU (amd.rst).
  */
 #include <linux/cpu.h>
 #include <linux/cpuhotplug.h>
 #include <linux/errno.h>
+#include <linux/jiffies.h>
 #include <linux/mutex.h>
 #include <linux/percpu.h>
+#include <linux/preempt.h>
 #include <linux/string.h>
+#include <linux/workqueue.h>
 #include <asm/apicdef.h>
 #include <asm/nmi.h>
 
@@ -54,6 +62,11 @@
 /* The kernel keeps four extended LVT entries (APIC_EILVT_NR_MAX). */
 #define IBS_NR_EILVT	4
 
+/* How long the reservation outlives its last user. */
+#define IBS_GRACE	HZ
+/* How long a busy scan's answer stands. */
+#define IBS_BUSY_AGE	HZ
+
 struct pc_ibs_cpu {
 	/* The state resumed here, or NULL. */
 	struct perfctr_ibs_state *cur;
@@ -72,8 +85,16 @@ static bool pc_ibs_fam10;		/* stop in two writes (erratum 420) */
 static perfctr_ibs_handler_t pc_ibs_handler;
 static DEFINE_MUTEX(pc_ibs_lock);	/* reservations and busy scans */
 static unsigned int pc_ibs_users;
+static bool pc_ibs_held;		/* reserved, users or not */
 static int pc_ibs_hp_state;
 static atomic_t pc_ibs_foreign_cpus;
+/* The last busy scan: its answer, when, and whether there was one. */
+static bool pc_ibs_busy_seen;
+static unsigned long pc_ibs_busy_when;
+static bool pc_ibs_busy_known;
+
+static void pc_ibs_release_fn(struct work_struct *work);
+static DECLARE_DELAYED_WORK(pc_ibs_release_work, pc_ibs_release_fn);
 
 /* AMD and Hygon, family 10h and later, with the CPUID flag. */
 void pc_ibs_init(const struct pc_cpu_ident *id)
@@ -379,6 +400,19 @@ static void pc_ibs_busy_cpu(void *unused)
 		atomic_inc(&pc_ibs_foreign_cpus);
 }
 
+/* pc_ibs_lock held: the answer of the calls that just ran. */
+static void pc_ibs_busy_record(void)
+{
+	pc_ibs_busy_seen = atomic_read(&pc_ibs_foreign_cpus) > 0;
+	pc_ibs_busy_when = jiffies;
+	pc_ibs_busy_known = true;
+}
+
+/*
+ * The reservation's calls scanned too; then a new scan at most once per
+ * IBS_BUSY_AGE. A CPU perf takes meanwhile is still found at switch-in
+ * (perfctr_cpu_ibs_resume()), and never touched.
+ */
 bool perfctr_cpu_ibs_busy(void)
 {
 	bool busy;
@@ -386,9 +420,13 @@ bool perfctr_cpu_ibs_busy(void)
 	if (!pc_ibs_caps)
 		return false;
 	mutex_lock(&pc_ibs_lock);
-	atomic_set(&pc_ibs_foreign_cpus, 0);
-	pc_on_each_cpu(pc_ibs_busy_cpu);
-	busy = atomic_read(&pc_ibs_foreign_cpus) > 0;
+	if (!pc_ibs_busy_known ||
+	    time_after(jiffies, pc_ibs_busy_when + IBS_BUSY_AGE)) {
+		atomic_set(&pc_ibs_foreign_cpus, 0);
+		pc_on_each_cpu(pc_ibs_busy_cpu);
+		pc_ibs_busy_record();
+	}
+	busy = pc_ibs_busy_seen;
 	mutex_unlock(&pc_ibs_lock);
 	return busy;
 }
@@ -431,6 +469,13 @@ static void pc_ibs_restore_cpu(void *unused)
 	p->late = false;
 }
 
+/* The reservation's call: the busy scan, then the entry, on each CPU. */
+static void pc_ibs_reserve_cpu(void *unused)
+{
+	pc_ibs_busy_cpu(NULL);
+	pc_ibs_setup_cpu(NULL);
+}
+
 static int pc_ibs_cpu_online(unsigned int cpu)
 {
 	local_irq_disable();
@@ -459,7 +504,8 @@ static int pc_ibs_reserve_all(void)
 		return err;
 	/* No CPU comes or goes between the calls and the hotplug state. */
 	cpus_read_lock();
-	pc_on_each_cpu(pc_ibs_setup_cpu);
+	atomic_set(&pc_ibs_foreign_cpus, 0);
+	pc_on_each_cpu(pc_ibs_reserve_cpu);
 	for_each_possible_cpu(cpu)
 		if (!err)
 			err = per_cpu_ptr(&pc_ibs, cpu)->err;
@@ -472,6 +518,8 @@ static int pc_ibs_reserve_all(void)
 		if (err >= 0) {
 			pc_ibs_hp_state = err;
 			cpus_read_unlock();
+			pc_ibs_busy_record();
+			pc_ibs_held = true;
 			return 0;
 		}
 	}
@@ -481,6 +529,30 @@ static int pc_ibs_reserve_all(void)
 	return err;
 }
 
+/* pc_ibs_lock held, no users: every entry given back, the handler gone. */
+static void pc_ibs_release_all(void)
+{
+	cpus_read_lock();
+	cpuhp_remove_state_nocalls_cpuslocked(pc_ibs_hp_state);
+	pc_ibs_hp_state = 0;
+	pc_on_each_cpu(pc_ibs_restore_cpu);
+	cpus_read_unlock();
+	/* Waits for a handler still running on another CPU. */
+	pc_unregister_ibs_nmi();
+	pc_ibs_held = false;
+	/* The next reservation scans anew. */
+	pc_ibs_busy_known = false;
+}
+
+/* The grace period is over: release, unless a user came back since. */
+static void pc_ibs_release_fn(struct work_struct *work)
+{
+	mutex_lock(&pc_ibs_lock);
+	if (pc_ibs_held && !pc_ibs_users)
+		pc_ibs_release_all();
+	mutex_unlock(&pc_ibs_lock);
+}
+
 int perfctr_cpu_ibs_reserve(void)
 {
 	int err = 0;
@@ -488,10 +560,13 @@ int perfctr_cpu_ibs_reserve(void)
 	if (!pc_ibs_caps)
 		return -EOPNOTSUPP;
 	mutex_lock(&pc_ibs_lock);
-	if (!pc_ibs_users)
+	if (!pc_ibs_held)
 		err = pc_ibs_reserve_all();
-	if (!err)
+	if (!err) {
+		/* Back within the grace period: no release is due. */
+		cancel_delayed_work(&pc_ibs_release_work);
 		pc_ibs_users++;
+	}
 	mutex_unlock(&pc_ibs_lock);
 	return err;
 }
@@ -500,13 +575,25 @@ void perfctr_cpu_ibs_release(void)
 {
 	mutex_lock(&pc_ibs_lock);
 	if (pc_ibs_users && !--pc_ibs_users) {
-		cpus_read_lock();
-		cpuhp_remove_state_nocalls_cpuslocked(pc_ibs_hp_state);
-		pc_ibs_hp_state = 0;
-		pc_on_each_cpu(pc_ibs_restore_cpu);
-		cpus_read_unlock();
-		/* Waits for a handler still running on another CPU. */
-		pc_unregister_ibs_nmi();
+		/*
+		 * On this CPU, which cannot go offline with preemption off:
+		 * any CPU would do, but the KUnit simulation's calls act on
+		 * the CPU they run on.
+		 */
+		preempt_disable();
+		queue_delayed_work_on(smp_processor_id(), system_wq,
+				      &pc_ibs_release_work, IBS_GRACE);
+		preempt_enable();
 	}
+	mutex_unlock(&pc_ibs_lock);
+}
+
+/* Nobody samples any more: a release in its grace period happens now. */
+void pc_ibs_exit(void)
+{
+	cancel_delayed_work_sync(&pc_ibs_release_work);
+	mutex_lock(&pc_ibs_lock);
+	if (pc_ibs_held && !pc_ibs_users)
+		pc_ibs_release_all();
 	mutex_unlock(&pc_ibs_lock);
 }

@@ -201,8 +201,12 @@ void pc_irq_restore_cpu(void);
 int pc_irq_init(void);
 void pc_irq_exit(void);
 
-/* IBS (ibs.c): what this CPU has, from detection. */
+/*
+ * IBS (ibs.c): what this CPU has, from detection; at exit, a reservation
+ * still in its grace period is given back.
+ */
 void pc_ibs_init(const struct pc_cpu_ident *id);
+void pc_ibs_exit(void);
 
 /* Fills @out from CPUID leaf 0xA; false without architectural perfmon. */
 bool pc_arch_perfmon_probe(const struct pc_cpu_ident *id,

@@ -9,12 +9,15 @@
  * bit 38 IbsRipInvalid, IbsOpData3 bits 17 and 18 the DC address valid
  * bits, IbsCtl MSRC001_103A (LvtOffset 3:0, LvtOffsetVal 8).
  */
+#include <linux/delay.h>
+#include <linux/jiffies.h>
 #include <asm/apicdef.h>
 #include <asm/nmi.h>
 
 #include <perfctr/ibs.h>
 
 #include "arch_test.h"
+#include "../../../arch/x86/perfctr/x86.h"
 
 #define FETCH_CTL	0xC0011030
 #define OP_CTL		0xC0011033
@@ -30,6 +33,13 @@
 #define TEST_RIP	0x0000000000401234ULL
 
 #define sim_ibs		(perfctr_x86_sim.ibs)
+
+/*
+ * amd.rst: the reservation outlives its last user by a second, and a busy
+ * answer stands for a second. Sleeps a little longer than that.
+ */
+#define IBS_SECOND_MS	1000
+#define IBS_PAST_MS	(IBS_SECOND_MS + 200)
 
 /* What the handler saw. */
 static unsigned int nr_samples;
@@ -319,11 +329,12 @@ static void ibs_reserve_programs_lvt(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, perfctr_cpu_ibs_reserve(), 0);
 	KUNIT_EXPECT_EQ(test, sim_ibs.eilvt[SIM_IBS_LVT_OFFSET], EILVT_NMI);
 	KUNIT_EXPECT_TRUE(test, perfctr_x86_sim.ibs_nmi_registered);
-	/* Reference counted: the last release gives it back. */
+	/* Reference counted: the last release gives it back, in time. */
 	KUNIT_EXPECT_EQ(test, perfctr_cpu_ibs_reserve(), 0);
 	perfctr_cpu_ibs_release();
 	KUNIT_EXPECT_EQ(test, sim_ibs.eilvt[SIM_IBS_LVT_OFFSET], EILVT_NMI);
 	perfctr_cpu_ibs_release();
+	pc_ibs_exit();			/* the grace period cut short */
 	KUNIT_EXPECT_EQ(test, sim_ibs.eilvt[SIM_IBS_LVT_OFFSET], APIC_EILVT_MASKED);
 	KUNIT_EXPECT_FALSE(test, perfctr_x86_sim.ibs_nmi_registered);
 }
@@ -335,6 +346,8 @@ static void ibs_reserve_shares_perf_lvt(struct kunit *test)
 	sim_ibs.eilvt[SIM_IBS_LVT_OFFSET] = EILVT_NMI;
 	KUNIT_EXPECT_EQ(test, perfctr_cpu_ibs_reserve(), 0);
 	perfctr_cpu_ibs_release();
+	pc_ibs_exit();
+	KUNIT_EXPECT_FALSE(test, perfctr_x86_sim.ibs_nmi_registered);
 	KUNIT_EXPECT_EQ(test, sim_ibs.eilvt[SIM_IBS_LVT_OFFSET], EILVT_NMI);
 }
 
@@ -432,10 +445,11 @@ static void ibs_resume_busy(struct kunit *test)
 	unsigned int cpu = raw_smp_processor_id(), writes;
 	struct perfctr_ibs_state *st;
 
-	st = ibs_ready(test, &sim_fam15, PERFCTR_IBS_FETCH | PERFCTR_IBS_OP,
-		       0x100, 0x100);
+	ibs_start(test, &sim_fam15);
 	perfctr_x86_sim_ibs_perf(cpu, true);
+	ibs_reserve(test);		/* its scan sees perf */
 	KUNIT_EXPECT_TRUE(test, perfctr_cpu_ibs_busy());
+	st = ibs_state(test, PERFCTR_IBS_FETCH | PERFCTR_IBS_OP, 0x100, 0x100);
 	writes = perfctr_x86_sim.nr_wrmsr;
 	KUNIT_EXPECT_EQ(test, ibs_resume(st), -EBUSY);
 	KUNIT_EXPECT_EQ(test, perfctr_x86_sim.nr_wrmsr, writes);
@@ -443,8 +457,8 @@ static void ibs_resume_busy(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, sim_ibs.fetch_ctl, 0ULL);
 	ibs_suspend(st);			/* never resumed: nothing */
 	KUNIT_EXPECT_EQ(test, sim_ibs.op_ctl, SIM_IBS_PERF_OP_CTL);
+	/* Switch-in looks at the CPU itself, whatever the last scan said. */
 	perfctr_x86_sim_ibs_perf(cpu, false);
-	KUNIT_EXPECT_FALSE(test, perfctr_cpu_ibs_busy());
 	KUNIT_EXPECT_EQ(test, ibs_resume(st), 0);
 	ibs_suspend(st);
 }
@@ -458,7 +472,6 @@ static void ibs_suspend_leaves_perf(struct kunit *test)
 	st = ibs_ready(test, &sim_fam15, PERFCTR_IBS_OP, 0, 0x100);
 	KUNIT_EXPECT_EQ(test, ibs_resume(st), 0);
 	perfctr_x86_sim_ibs_perf(cpu, true);
-	KUNIT_EXPECT_TRUE(test, perfctr_cpu_ibs_busy());
 	ibs_suspend(st);
 	KUNIT_EXPECT_EQ(test, sim_ibs.op_ctl, SIM_IBS_PERF_OP_CTL);
 	perfctr_x86_sim_ibs_perf(cpu, false);
@@ -691,6 +704,137 @@ static void ibs_late_nmi_claimed_once(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, nr_samples, 1U);
 }
 
+/* --- the busy scan and the grace period: calls to every CPU --- */
+
+/* Scans allowed since @since: the reservation's, then one a second. */
+static unsigned int ibs_scans_allowed(unsigned long since)
+{
+	return 1 + (jiffies - since) / HZ;
+}
+
+/* The reservation's call scans too: no call of its own for the answer. */
+static void ibs_busy_scanned_at_reserve(struct kunit *test)
+{
+	unsigned int cpu = raw_smp_processor_id(), calls;
+	unsigned long t0;
+
+	ibs_start(test, &sim_fam15);
+	perfctr_x86_sim_ibs_perf(cpu, true);
+	calls = perfctr_x86_sim.nr_broadcasts;
+	t0 = jiffies;
+	ibs_reserve(test);
+	KUNIT_EXPECT_TRUE(test, perfctr_cpu_ibs_busy());
+	KUNIT_EXPECT_GE(test, perfctr_x86_sim.nr_broadcasts - calls, 1U);
+	KUNIT_EXPECT_LE(test, perfctr_x86_sim.nr_broadcasts - calls,
+			ibs_scans_allowed(t0));
+	perfctr_x86_sim_ibs_perf(cpu, false);
+}
+
+/*
+ * What 100 setups written and taken back do (a user's loop): the first
+ * reserves and scans; the others neither scan nor reserve again, nor
+ * register the NMI handler, nor release.
+ */
+static void ibs_setups_call_once(struct kunit *test)
+{
+	unsigned int calls, i;
+	unsigned long t0;
+
+	ibs_start(test, &sim_fam15);
+	calls = perfctr_x86_sim.nr_broadcasts;
+	t0 = jiffies;
+	for (i = 0; i < 100; i++) {
+		KUNIT_ASSERT_EQ(test, perfctr_cpu_ibs_reserve(), 0);
+		KUNIT_EXPECT_FALSE(test, perfctr_cpu_ibs_busy());
+		perfctr_cpu_ibs_release();
+	}
+	KUNIT_EXPECT_GE(test, perfctr_x86_sim.nr_broadcasts - calls, 1U);
+	KUNIT_EXPECT_LE(test, perfctr_x86_sim.nr_broadcasts - calls,
+			ibs_scans_allowed(t0));
+	KUNIT_EXPECT_EQ(test, perfctr_x86_sim.nr_ibs_nmi_registers, 1U);
+	KUNIT_EXPECT_TRUE(test, perfctr_x86_sim.ibs_nmi_registered);
+	KUNIT_EXPECT_EQ(test, sim_ibs.eilvt[SIM_IBS_LVT_OFFSET], EILVT_NMI);
+}
+
+/*
+ * The answer stands for a second, then the next question scans again:
+ * perf's IBS that came since is seen then; our own resumed engine never.
+ */
+static void ibs_busy_answer_ages(struct kunit *test)
+{
+	unsigned int cpu = raw_smp_processor_id(), calls;
+	struct perfctr_ibs_state *st;
+	unsigned long t0;
+	bool busy;
+
+	st = ibs_ready(test, &sim_fam15, PERFCTR_IBS_FETCH, 0x100, 0);
+	KUNIT_ASSERT_EQ(test, ibs_resume(st), 0);
+	msleep(IBS_PAST_MS);
+	calls = perfctr_x86_sim.nr_broadcasts;
+	KUNIT_EXPECT_FALSE(test, perfctr_cpu_ibs_busy());	/* ours */
+	KUNIT_EXPECT_EQ(test, perfctr_x86_sim.nr_broadcasts - calls, 1U);
+	/* perf takes the op engine: not seen until the answer is old. */
+	t0 = jiffies;
+	perfctr_x86_sim_ibs_perf(cpu, true);
+	calls = perfctr_x86_sim.nr_broadcasts;
+	busy = perfctr_cpu_ibs_busy();
+	if (time_before(jiffies, t0 + HZ)) {
+		KUNIT_EXPECT_FALSE(test, busy);
+		KUNIT_EXPECT_EQ(test, perfctr_x86_sim.nr_broadcasts, calls);
+	}
+	msleep(IBS_PAST_MS);
+	calls = perfctr_x86_sim.nr_broadcasts;
+	KUNIT_EXPECT_TRUE(test, perfctr_cpu_ibs_busy());
+	KUNIT_EXPECT_EQ(test, perfctr_x86_sim.nr_broadcasts - calls, 1U);
+	ibs_suspend(st);
+	perfctr_x86_sim_ibs_perf(cpu, false);
+}
+
+/*
+ * A user back within the grace period takes the reservation as it is;
+ * a second after the last release it is given back: the entry masked
+ * again, the handler gone, the hardware perf's alone.
+ */
+static void ibs_release_grace(struct kunit *test)
+{
+	unsigned int calls;
+
+	ibs_start(test, &sim_fam10);
+	KUNIT_ASSERT_EQ(test, perfctr_cpu_ibs_reserve(), 0);
+	perfctr_cpu_ibs_release();
+	KUNIT_EXPECT_TRUE(test, perfctr_x86_sim.ibs_nmi_registered);
+	KUNIT_EXPECT_EQ(test, sim_ibs.eilvt[SIM_IBS_LVT_OFFSET], EILVT_NMI);
+	calls = perfctr_x86_sim.nr_broadcasts;
+	KUNIT_ASSERT_EQ(test, perfctr_cpu_ibs_reserve(), 0);
+	KUNIT_EXPECT_EQ(test, perfctr_x86_sim.nr_ibs_nmi_registers, 1U);
+	KUNIT_EXPECT_EQ(test, perfctr_x86_sim.nr_broadcasts, calls);
+	perfctr_cpu_ibs_release();
+	msleep(IBS_PAST_MS);
+	KUNIT_EXPECT_FALSE(test, perfctr_x86_sim.ibs_nmi_registered);
+	KUNIT_EXPECT_EQ(test, sim_ibs.eilvt[SIM_IBS_LVT_OFFSET], APIC_EILVT_MASKED);
+	KUNIT_EXPECT_EQ(test, perfctr_x86_sim.nr_broadcasts - calls, 1U);
+	/* Released: the next user reserves and scans anew. */
+	ibs_reserve(test);
+	KUNIT_EXPECT_EQ(test, perfctr_x86_sim.nr_ibs_nmi_registers, 2U);
+	KUNIT_EXPECT_EQ(test, perfctr_x86_sim.nr_broadcasts - calls, 2U);
+}
+
+/* Unload does not wait for the grace period: the release is made now. */
+static void ibs_release_at_exit(struct kunit *test)
+{
+	ibs_start(test, &sim_fam10);
+	KUNIT_ASSERT_EQ(test, perfctr_cpu_ibs_reserve(), 0);
+	perfctr_cpu_ibs_release();
+	KUNIT_EXPECT_TRUE(test, perfctr_x86_sim.ibs_nmi_registered);
+	pc_ibs_exit();
+	KUNIT_EXPECT_FALSE(test, perfctr_x86_sim.ibs_nmi_registered);
+	KUNIT_EXPECT_EQ(test, sim_ibs.eilvt[SIM_IBS_LVT_OFFSET], APIC_EILVT_MASKED);
+	/* A user still there keeps it: exit gives back only the idle one. */
+	ibs_reserve(test);
+	pc_ibs_exit();
+	KUNIT_EXPECT_TRUE(test, perfctr_x86_sim.ibs_nmi_registered);
+}
+
 static struct kunit_case ibs_cases[] = {
 	KUNIT_CASE_PARAM(ibs_detects_caps, ibs_detect_gen_params),
 	KUNIT_CASE(ibs_model_cpuid),
@@ -717,6 +861,11 @@ static struct kunit_case ibs_cases[] = {
 	KUNIT_CASE(ibs_rate_fetch_random),
 	KUNIT_CASE(ibs_suspend_delivers_latched),
 	KUNIT_CASE(ibs_late_nmi_claimed_once),
+	KUNIT_CASE(ibs_busy_scanned_at_reserve),
+	KUNIT_CASE(ibs_setups_call_once),
+	KUNIT_CASE(ibs_busy_answer_ages),
+	KUNIT_CASE(ibs_release_grace),
+	KUNIT_CASE(ibs_release_at_exit),
 	{}
 };
 

@@ -10,12 +10,13 @@
 
 #include "model.h"
 
-/* "Every CPU" is this one. */
+/* "Every CPU" is this one; counted, as each would interrupt every CPU. */
 void perfctr_sim_on_each_cpu(void (*fn)(void *))
 {
 	unsigned long flags;
 
 	local_irq_save(flags);
+	perfctr_x86_sim.nr_broadcasts++;
 	fn(NULL);
 	local_irq_restore(flags);
 }
@@ -38,6 +39,7 @@ int perfctr_sim_register_ibs_nmi(void)
 	if (perfctr_x86_sim.ibs_nmi_registered)
 		return -EBUSY;
 	perfctr_x86_sim.ibs_nmi_registered = true;
+	perfctr_x86_sim.nr_ibs_nmi_registers++;
 	return 0;
 }
 

@@ -124,6 +124,8 @@ struct perfctr_x86_sim_state {
 	unsigned int phase;		/* cycles since power-on, mod 4 */
 	struct perfctr_x86_sim_ibs ibs;
 	bool ibs_nmi_registered;	/* kunit.c; live.c has its own */
+	/* kunit.c: pc_on_each_cpu() calls and IBS NMI registrations */
+	unsigned int nr_broadcasts, nr_ibs_nmi_registers;
 };
 
 /*

@@ -5,7 +5,8 @@
  * AMD models with IBS (PERFCTR_SIM_MODEL=zen or fam10h). Its files:
  * main.c (what the CPU has, the helpers), setup.c (every rule of the
  * setup, accepted and refused; privilege), ring.c (the samples),
- * access.c (who may read a ring).
+ * access.c (who may read a ring), calls.c (what setups cost the other
+ * CPUs).
  */
 #ifndef _PERFCTR_CHECK_IBS_H
 #define _PERFCTR_CHECK_IBS_H
@@ -37,5 +38,6 @@ void ibs_text(unsigned long *lo, unsigned long *hi);
 void ibs_setup_tcase(Suite *s);
 void ibs_ring_tcase(Suite *s);
 void ibs_access_tcase(Suite *s);
+void ibs_calls_tcase(Suite *s);
 
 #endif /* _PERFCTR_CHECK_IBS_H */

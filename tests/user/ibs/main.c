@@ -109,6 +109,7 @@ int main(void)
 {
 	static const check_area_fn areas[] = {
 		ibs_setup_tcase, ibs_ring_tcase, ibs_access_tcase,
+		ibs_calls_tcase,
 	};
 
 	if (check_init())

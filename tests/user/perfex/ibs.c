@@ -28,6 +28,8 @@
 #define NOBODY_KERNEL	"perfex: uid 65534 may not have IBS samples of kernel code: perfctr.paranoid is 2: drop --ibs-kernel"
 #define NOBODY_3	"perfex: uid 65534 may not use IBS: perfctr.paranoid is 3"
 #define SUID_COPY	"/tmp/px-ibs-suid-busy"
+/* A little more than the second a busy answer of the driver stands. */
+#define BUSY_AGE_US	1500000
 #define WITHDRAWN	"perfex: cannot read the IBS samples: Permission denied: the command changed"
 #define WITHHELD	"ran without counters or IBS: perfctr removed them at exec"
 #define DROPPED_IBS	"perfex: " SUID_COPY " ran without counters or IBS: "
@@ -504,10 +506,13 @@ START_TEST(perf_ibs_busy_says_perf)
 	if (err == ENOENT)
 		return;		/* not the simulation: no way to play perf */
 	ck_assert_int_eq(err, 0);
+	/* The driver's busy answer stands for a second (amd.rst). */
+	usleep(BUSY_AGE_US);
 	with_touch(argv, opts);
 	unlink(MARKER);
 	px_run(&r, argv);
 	param_put("ibs_busy", "0");
+	usleep(BUSY_AGE_US);
 	ck_assert_msg(r.status == 1, "status %d:\n%s", r.status, r.err);
 	ck_assert_msg(strstr(r.err, "perfex: IBS is in use by perf"), "%s",
 		      r.err);
