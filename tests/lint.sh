@@ -25,7 +25,7 @@ perl "$kb/source/scripts/checkpatch.pl" --strict --no-tree --terse \
 	--ignore FILE_PATH_CHANGES,SPDX_LICENSE_TAG -f "${files[@]}" 2>&1 |
 	grep -E '(ERROR|WARNING|CHECK):' |
 	# Check's API has CamelCase type names (Suite, TCase, SRunner).
-	grep -vE '^tests/user/[^:]+:[0-9]+: CHECK: Avoid CamelCase: <(Suite|TCase|SRunner)>' |
+	grep -vE '^tests/(user|vp)/[^:]+:[0-9]+: CHECK: Avoid CamelCase: <(Suite|TCase|SRunner)>' |
 	# User space has no noinline or __cold macros: it spells the attributes.
 	grep -vE '^tools/lib/perfctr/[^:]+:[0-9]+: WARNING: Prefer (noinline|__cold) over' |
 	# Out of tree, one header must name the kernel versions it spans.

@@ -20,11 +20,9 @@
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
 #include <linux/capability.h>
-#include <linux/cpuhotplug.h>
 #include <linux/cred.h>
 #include <linux/errno.h>
 #include <linux/hashtable.h>
-#include <linux/hrtimer.h>
 #include <linux/irq_work.h>
 #include <linux/llist.h>
 #include <linux/mm.h>
@@ -65,20 +63,8 @@ bool vp_tps_ok;
 
 const char *const vperfctr_service = "virtual counters";
 
-/* The set running on each CPU; its sampling timer. */
-static DEFINE_PER_CPU(struct vperfctr *, vp_running);
 /* The set whose owner may read the counters here (it turned RDPMC on). */
 static DEFINE_PER_CPU(struct vperfctr *, vp_reader);
-
-struct vp_cpu {
-	struct hrtimer timer;
-	bool armed;
-};
-
-static DEFINE_PER_CPU(struct vp_cpu, vp_cpus);
-
-/* As global mode: no 32-bit delta wraps at 16 events a cycle at 5 GHz. */
-#define VP_SAMPLE_NS	(50 * NSEC_PER_MSEC)
 
 /* Sets to unhash (owner gone, or detached), and sets to free. */
 static LLIST_HEAD(vp_reap_list);
@@ -121,17 +107,6 @@ bool vp_life_move(struct vperfctr *v, enum vp_life to)
 bool vp_life_owned(const struct vperfctr *v)
 {
 	return v->life == VP_LINKING || v->life == VP_LINKED;
-}
-
-static void vp_timer_arm(void)
-{
-	struct vp_cpu *c = this_cpu_ptr(&vp_cpus);
-
-	if (c->armed)
-		return;
-	c->armed = true;
-	hrtimer_start(&c->timer, ns_to_ktime(VP_SAMPLE_NS),
-		      PERFCTR_TIMER_MODE);
 }
 
 /* No counter running: stop for @why, counts kept. */
@@ -539,27 +514,6 @@ static void vp_detach_fn(struct callback_head *cb)
 	vp_put(v);
 }
 
-/* The timer of each CPU folds the running set's counts into its sums. */
-static enum hrtimer_restart vp_tick(struct hrtimer *timer)
-{
-	struct vp_cpu *c = container_of(timer, struct vp_cpu, timer);
-	struct vperfctr *v = this_cpu_read(vp_running);
-
-	if (c != this_cpu_ptr(&vp_cpus) || !v) {
-		WRITE_ONCE(c->armed, false);	/* the next resume restarts it */
-		return HRTIMER_NORESTART;
-	}
-	raw_spin_lock(&v->lock);
-	if (v->resumed) {
-		vp_begin(v);
-		perfctr_cpu_sample(&v->page->cpu);
-		vp_end(v);
-	}
-	raw_spin_unlock(&v->lock);
-	hrtimer_forward_now(timer, ns_to_ktime(VP_SAMPLE_NS));
-	return HRTIMER_RESTART;
-}
-
 /* Overflow interrupt, on the CPU that counted, interrupts off. */
 static void vp_ihandler(unsigned long pc)
 {
@@ -907,34 +861,13 @@ void vperfctr_settle(void)
 	} while (!llist_empty(&vp_reap_list) || !llist_empty(&vp_free_list));
 }
 
-/*
- * A CPU going down: its sets have left it, and its timer would migrate
- * still marked armed, so that the CPU, back up, would never start it.
- */
-static int vp_cpu_down(unsigned int cpu)
-{
-	struct vp_cpu *c = per_cpu_ptr(&vp_cpus, cpu);
-
-	hrtimer_cancel(&c->timer);
-	WRITE_ONCE(c->armed, false);
-	return 0;
-}
-
-static int vp_hp_state;
-
-/* The sampling timers, the hotplug state, the notifiers and the handler. */
+/* The sampling timers, the notifiers and the overflow handler. */
 int vp_set_init(void)
 {
-	unsigned int cpu;
-	int ret;
+	int ret = vp_tick_init();
 
-	for_each_possible_cpu(cpu)
-		perfctr_timer_init(&per_cpu_ptr(&vp_cpus, cpu)->timer, vp_tick);
-	ret = cpuhp_setup_state_nocalls(CPUHP_AP_ONLINE_DYN, "perfctr/virtual:online",
-					NULL, vp_cpu_down);
-	if (ret < 0)
+	if (ret)
 		return ret;
-	vp_hp_state = ret;
 	/* Once for the module's life: enabling it per set would sleep. */
 	preempt_notifier_inc();
 	perfctr_cpu_set_ihandler(vp_ihandler);
@@ -944,12 +877,8 @@ int vp_set_init(void)
 /* After the probes are gone: no set can be made any more. */
 void vp_set_exit(void)
 {
-	unsigned int cpu;
-
 	perfctr_cpu_set_ihandler(NULL);
 	vperfctr_settle();	/* the last vp_free() may still return */
-	cpuhp_remove_state_nocalls(vp_hp_state);
-	for_each_possible_cpu(cpu)
-		hrtimer_cancel(&per_cpu_ptr(&vp_cpus, cpu)->timer);
+	vp_tick_exit();
 	preempt_notifier_dec();
 }

@@ -9,6 +9,7 @@
 
 #include <linux/llist.h>
 #include <linux/mutex.h>
+#include <linux/percpu.h>
 #include <linux/preempt.h>
 #include <linux/refcount.h>
 #include <linux/rhashtable-types.h>
@@ -229,6 +230,12 @@ int vp_set_ibs(struct task_struct *task, struct vp_ibs *ib,
 
 /* inherit.c */
 void vp_fork_member(struct vperfctr *v, struct task_struct *child);
+
+/* tick.c */
+DECLARE_PER_CPU(struct vperfctr *, vp_running);
+void vp_timer_arm(void);
+int vp_tick_init(void);
+void vp_tick_exit(void);
 
 /* watch.c */
 struct vp_watch *vp_watch_get(struct task_struct *task);

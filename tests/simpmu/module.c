@@ -15,6 +15,7 @@
 #include "../../drivers/perfctr/task.c"
 #include "../../drivers/perfctr/vfiles.c"
 #include "../../drivers/perfctr/watch.c"
+#include "../../drivers/perfctr/tick.c"
 #include "../../drivers/perfctr/policy.c"
 #include "../../drivers/perfctr/cpu.c"
 #include "../../drivers/perfctr/perfmon.c"

@@ -26,7 +26,6 @@ START_TEST(control_then_running)
 	ck_assert_int_eq(fk_sums(t, &s), 0);
 	ck_assert_uint_eq(s.pmc[0], 105);
 }
-END_TEST
 
 START_TEST(suspend_resume)
 {
@@ -51,7 +50,6 @@ START_TEST(suspend_resume)
 	ck_assert_int_eq(fk_sums(t, &s), 0);
 	ck_assert_uint_eq(s.pmc[0], 0);
 }
-END_TEST
 
 START_TEST(overflow_signal_iresume)
 {
@@ -77,7 +75,6 @@ START_TEST(overflow_signal_iresume)
 	fk_return_to_user(t);
 	ck_assert_int_eq(t->nsigs, 1);
 }
-END_TEST
 
 START_TEST(exit_then_exited)
 {
@@ -100,7 +97,6 @@ START_TEST(exit_then_exited)
 	/* An exit never unregisters: the last switch reaps the set. */
 	ck_assert_int_eq(fk.unregistered, 0);
 }
-END_TEST
 
 START_TEST(children_totals)
 {
@@ -131,7 +127,6 @@ START_TEST(children_totals)
 	ck_assert_uint_eq(ch.lost, 0);
 	ck_assert_uint_eq(ch.sums.pmc[0], 50);
 }
-END_TEST
 
 void area_basic(Suite *s)
 {

@@ -59,7 +59,6 @@ START_TEST(s1_drop_between_lookup_and_lock)
 	fk_return_to_user(r.t);
 	gone_once(&r);
 }
-END_TEST
 
 static void stop_and_reap(void *arg)
 {
@@ -82,7 +81,6 @@ START_TEST(s1_drop_between_lookup_and_lock_reap_first)
 	fk_return_to_user(r.t);
 	gone_once(&r);
 }
-END_TEST
 
 START_TEST(exec_drop_before_lookup)
 {
@@ -94,7 +92,6 @@ START_TEST(exec_drop_before_lookup)
 	fk_return_to_user(r.t);
 	gone_once(&r);
 }
-END_TEST
 
 START_TEST(exec_drop_after_decision)
 {
@@ -107,7 +104,6 @@ START_TEST(exec_drop_after_decision)
 	fk_return_to_user(r.t);
 	gone_once(&r);
 }
-END_TEST
 
 /* The set would survive this exec, but its file is closed meanwhile. */
 START_TEST(exec_survives_drop_between_lookup_and_lock)
@@ -121,7 +117,6 @@ START_TEST(exec_survives_drop_between_lookup_and_lock)
 	fk_return_to_user(r.t);
 	gone_once(&r);
 }
-END_TEST
 
 /* What a set survives: the same program's user, dumpable. */
 START_TEST(exec_survival_rules)
@@ -144,7 +139,6 @@ START_TEST(exec_survival_rules)
 	ck_assert_str_eq(fk_status(t), "none\n");
 	ck_assert_int_eq(fk.unregistered, 1);
 }
-END_TEST
 
 void area_exec(Suite *s)
 {

@@ -40,7 +40,6 @@ START_TEST(drop_then_exit)
 	ck_assert_int_eq(fk.unregistered, 1);
 	all_gone();
 }
-END_TEST
 
 START_TEST(exiting_then_drop)
 {
@@ -55,7 +54,6 @@ START_TEST(exiting_then_drop)
 	ck_assert_int_eq(fk.unregistered, 0);
 	all_gone();
 }
-END_TEST
 
 START_TEST(exit_probe_then_drop)
 {
@@ -70,7 +68,6 @@ START_TEST(exit_probe_then_drop)
 	fk_exit(t);
 	all_gone();
 }
-END_TEST
 
 START_TEST(exit_then_drop)
 {
@@ -84,7 +81,6 @@ START_TEST(exit_then_drop)
 	vperfctr_tagged_drop(t, TAG);	/* the file's close, after the reap */
 	all_gone();
 }
-END_TEST
 
 static void drop_as(void *arg)
 {
@@ -105,7 +101,6 @@ START_TEST(drop_inside_exit_probe)
 	fk_exit(tc[0]);
 	all_gone();
 }
-END_TEST
 
 START_TEST(tracer_unlink_then_exit)
 {
@@ -122,7 +117,6 @@ START_TEST(tracer_unlink_then_exit)
 	ck_assert_int_eq(fk.unregistered, 1);
 	all_gone();
 }
-END_TEST
 
 START_TEST(exiting_then_tracer_unlink)
 {
@@ -144,7 +138,6 @@ START_TEST(exiting_then_tracer_unlink)
 	fk_exit(t);
 	all_gone();
 }
-END_TEST
 
 void area_exit(Suite *s)
 {

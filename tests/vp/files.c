@@ -28,7 +28,6 @@ START_TEST(final_sums_after_exit)
 	ck_assert_int_eq(fk.pages, 0);
 	ck_assert_int_eq(THIS_MODULE->refs, 0);
 }
-END_TEST
 
 START_TEST(final_unlinked_reads_none)
 {
@@ -47,7 +46,6 @@ START_TEST(final_unlinked_reads_none)
 	ck_assert_str_eq(line, "none\n");
 	fk_close(&f);
 }
-END_TEST
 
 START_TEST(changes_after_exit_refused)
 {
@@ -63,7 +61,6 @@ START_TEST(changes_after_exit_refused)
 	fk_exit(t);
 	fk_close(&f);
 }
-END_TEST
 
 START_TEST(user_copy_faults)
 {
@@ -79,7 +76,6 @@ START_TEST(user_copy_faults)
 	fk_fault_next();
 	ck_assert_int_eq(fk_sums(t, &s), -EFAULT);
 }
-END_TEST
 
 /* Not the owner's user: no open; the tracer: yes. */
 START_TEST(open_permission)
@@ -95,7 +91,6 @@ START_TEST(open_permission)
 	ck_assert_int_eq(fk_open(&f, &vperfctr_status_fops, t), 0);
 	fk_close(&f);
 }
-END_TEST
 
 /* The owner's set goes with the hardware: reclaim evicts it. */
 START_TEST(reclaim_evicts)
@@ -113,7 +108,6 @@ START_TEST(reclaim_evicts)
 	ck_assert_str_eq(fk_status(t), "stopped: evicted\n");
 	ck_assert_int_eq(fk_command(t, VPERFCTR_CMD_RESUME), -EBUSY);
 }
-END_TEST
 
 void area_files(Suite *s)
 {

@@ -40,7 +40,6 @@ START_TEST(child_exits_before_adopt)
 	fk_exit(t);
 	all_gone();
 }
-END_TEST
 
 /* The parent exits first; its children file still counts the child. */
 START_TEST(parent_exits_before_adopt)
@@ -67,7 +66,6 @@ START_TEST(parent_exits_before_adopt)
 	fk_close(&f);
 	all_gone();
 }
-END_TEST
 
 START_TEST(parent_exits_child_exits_before_adopt)
 {
@@ -78,7 +76,6 @@ START_TEST(parent_exits_child_exits_before_adopt)
 	fk_exit(k);
 	all_gone();
 }
-END_TEST
 
 /* Two forks before the refill: the second child goes uncounted. */
 START_TEST(fork_twice_before_refill)
@@ -104,7 +101,6 @@ START_TEST(fork_twice_before_refill)
 	fk_exit(t);
 	all_gone();
 }
-END_TEST
 
 START_TEST(child_unlinks_after_adopt)
 {
@@ -124,7 +120,6 @@ START_TEST(child_unlinks_after_adopt)
 	fk_exit(t);
 	all_gone();
 }
-END_TEST
 
 void area_inherit(Suite *s)
 {

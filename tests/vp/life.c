@@ -41,7 +41,6 @@ START_TEST(life_moves_as_drawn)
 		      names[from], names[to], names[after]);
 	ck_assert_int_eq(fk.warnings - warned, ok ? 0 : 1);
 }
-END_TEST
 
 /* Only forward, as the enum orders them. */
 START_TEST(life_only_forward)
@@ -54,7 +53,6 @@ START_TEST(life_only_forward)
 				      "%s -> %s goes back", names[from],
 				      names[to]);
 }
-END_TEST
 
 void area_life(Suite *s)
 {

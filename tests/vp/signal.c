@@ -29,7 +29,6 @@ START_TEST(s2_no_signal_after_exec)
 	ck_assert_int_eq(t->nsigs, 0);
 	ck_assert_str_eq(fk_status(t), "none\n");
 }
-END_TEST
 
 START_TEST(s2_no_signal_after_exec_set_survives)
 {
@@ -44,7 +43,6 @@ START_TEST(s2_no_signal_after_exec_set_survives)
 	fk_return_to_user(t);
 	ck_assert_int_eq(t->nsigs, 0);
 }
-END_TEST
 
 START_TEST(signal_after_failed_exec)
 {
@@ -58,7 +56,6 @@ START_TEST(signal_after_failed_exec)
 	ck_assert_int_eq(t->sigs[0].word0, BIT(1));
 	ck_assert_str_eq(fk_status(t), "stopped: overflow\n");
 }
-END_TEST
 
 /* An overflow inside execve (in_execve set) waits, then is dropped. */
 static void overflow_at_stop(void *arg)
@@ -82,7 +79,6 @@ START_TEST(overflow_inside_exec_dropped)
 	fk_return_to_user(t);
 	ck_assert_int_eq(t->nsigs, 0);
 }
-END_TEST
 
 START_TEST(signal_not_sent_under_lock)
 {
@@ -94,7 +90,6 @@ START_TEST(signal_not_sent_under_lock)
 	fk_return_to_user(t);
 	ck_assert_int_eq(t->nsigs, 1);
 }
-END_TEST
 
 void area_signal(Suite *s)
 {

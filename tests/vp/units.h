@@ -10,4 +10,5 @@
 #include "../../drivers/perfctr/task.c"
 #include "../../drivers/perfctr/vfiles.c"
 #include "../../drivers/perfctr/watch.c"
+#include "../../drivers/perfctr/tick.c"
 #include "../../drivers/perfctr/policy.c"

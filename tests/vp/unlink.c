@@ -35,7 +35,6 @@ START_TEST(owner_unlink_then_tracer_unlink)
 	ck_assert_int_eq(fk.pages, 0);
 	ck_assert_int_eq(THIS_MODULE->refs, 0);
 }
-END_TEST
 
 START_TEST(tracer_unlink_then_owner_unlink)
 {
@@ -54,7 +53,6 @@ START_TEST(tracer_unlink_then_owner_unlink)
 	ck_assert_int_eq(fk.pages, 0);
 	ck_assert_int_eq(THIS_MODULE->refs, 0);
 }
-END_TEST
 
 /*
  * Another's command: refused to a stranger (EACCES, policy.c), and to a
@@ -76,7 +74,6 @@ START_TEST(unlink_needs_a_stopped_tracee)
 	ck_assert_str_eq(fk_status(t), "running\n");
 	ck_assert_int_eq(fk.unregistered, 0);
 }
-END_TEST
 
 /* P gives its stopped tracee T a set: linked by T itself, later. */
 static void tracer_gives(struct task_struct **t, struct task_struct **p)
@@ -107,7 +104,6 @@ START_TEST(tracer_control_then_unlink_then_run)
 	ck_assert_str_eq(fk_status(t), "none\n");
 	ck_assert_int_eq(fk.pages, 0);
 }
-END_TEST
 
 START_TEST(tracer_control_then_unlink_then_exit)
 {
@@ -122,7 +118,6 @@ START_TEST(tracer_control_then_unlink_then_exit)
 	ck_assert_int_eq(fk.pages, 0);
 	ck_assert_int_eq(THIS_MODULE->refs, 0);
 }
-END_TEST
 
 START_TEST(tracer_control_then_exit)
 {
@@ -143,7 +138,6 @@ START_TEST(tracer_control_then_exit)
 	ck_assert_int_eq(fk.pages, 0);
 	ck_assert_int_eq(THIS_MODULE->refs, 0);
 }
-END_TEST
 
 START_TEST(tracer_control_then_run)
 {
@@ -156,7 +150,6 @@ START_TEST(tracer_control_then_run)
 	ck_assert_int_eq(fk.registered, 1);
 	ck_assert_int_eq(fk.resumes, 1);
 }
-END_TEST
 
 void area_unlink(Suite *s)
 {

@@ -102,7 +102,6 @@ START_TEST(watches_limited_per_user)
 	ck_assert_int_eq(param_put("watches_per_user", "2"), 0);
 	kid_run(limited_kid, NULL);
 }
-END_TEST
 
 /* Root has CAP_SYS_RESOURCE: the limit does not apply. */
 START_TEST(watches_limit_spares_cap_sys_resource)
@@ -121,14 +120,12 @@ START_TEST(watches_limit_spares_cap_sys_resource)
 		close(fd[i]);
 	park_stop(&p);
 }
-END_TEST
 
 /* The default lets a user watch many threads. */
 START_TEST(watches_default_limit)
 {
 	ck_assert_int_eq(param_get("watches_per_user"), 4096);
 }
-END_TEST
 
 static void watch_defaults(void)
 {

@@ -136,6 +136,7 @@ extern int fk_cpu;			/* the CPU current runs on */
 #define smp_processor_id()	fk_cpu
 #define raw_smp_processor_id()	fk_cpu
 #define DEFINE_PER_CPU(type, name)	__typeof__(type) name[FK_NR_CPUS]
+#define DECLARE_PER_CPU(type, name)	extern __typeof__(type) name[FK_NR_CPUS]
 #define this_cpu_ptr(p)		(&(*(p))[fk_cpu])
 #define per_cpu_ptr(p, cpu)	(&(*(p))[cpu])
 #define this_cpu_read(x)	((x)[fk_cpu])
