@@ -55,6 +55,7 @@ static void vp_exec(void *data, struct task_struct *task, pid_t old_pid,
 	unsigned long flags;
 	bool detach = false;
 
+	vp_watch_exec();
 	rcu_read_lock();
 	v = vp_find_any(current);
 	if (!v)

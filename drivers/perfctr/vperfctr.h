@@ -176,6 +176,7 @@ struct vp_watch {
 	struct vperfctr *final;
 	struct vp_creds exit_creds;
 	bool exit_dumpable;
+	struct mm_struct *mm;		/* the thread's, mmgrab()bed */
 	kuid_t uid;			/* charged for it */
 	struct rcu_head rcu;
 };
@@ -241,6 +242,7 @@ void vp_tick_exit(void);
 struct vp_watch *vp_watch_get(struct task_struct *task);
 void vp_watch_put(struct vp_watch *w);
 void vp_watch_exit(struct vperfctr *v);
+void vp_watch_exec(void);
 int vp_watches_init(void);
 void vp_watches_destroy(void);
 

@@ -10,6 +10,11 @@
  * none at all while no watch exists. A watch pins its thread's
  * task_struct, so each user may keep only perfctr.watches_per_user of
  * them (Documentation/perfctr/virtual.rst, "Final counts").
+ *
+ * The watch also keeps the thread's mm_struct (not its memory), so that
+ * its dumpability at the exit is read from its own: by the exit probe
+ * the thread has let go of its mm, and if it was switched out since, its
+ * active_mm is another task's.
  */
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
@@ -23,6 +28,7 @@
 #include <linux/rhashtable.h>
 #include <linux/sched.h>
 #include <linux/sched/coredump.h>
+#include <linux/sched/mm.h>
 #include <linux/sched/task.h>
 #include <linux/slab.h>
 #include <linux/spinlock.h>
@@ -84,6 +90,8 @@ static void vp_watch_uncharge(kuid_t uid)
 
 static void vp_watch_free(struct vp_watch *w)
 {
+	if (w->mm)
+		mmdrop(w->mm);
 	vp_watch_uncharge(w->uid);
 	put_task_struct(w->task);
 	kfree_rcu(w, rcu);
@@ -174,6 +182,32 @@ static struct vp_watch *vp_watch_find_or_make(struct task_struct *task)
 	}
 }
 
+/*
+ * @w keeps @task's mm as of now. An exec swaps it too (vp_watch_exec());
+ * whichever comes last sees the other's, as both read the mm that
+ * exec_mmap() sets under task_lock().
+ */
+static void vp_watch_take_mm(struct vp_watch *w, struct task_struct *task)
+{
+	struct mm_struct *mm, *old;
+
+	task_lock(task);
+	mm = task->mm;
+	raw_spin_lock_irq(&w->lock);
+	old = w->mm;
+	if (mm != old) {
+		if (mm)
+			mmgrab(mm);
+		w->mm = mm;
+	} else {
+		old = NULL;
+	}
+	raw_spin_unlock_irq(&w->lock);
+	task_unlock(task);
+	if (old)
+		mmdrop(old);
+}
+
 /* @task's watch, made if need be; -ESRCH once it is exiting. */
 struct vp_watch *vp_watch_get(struct task_struct *task)
 {
@@ -181,6 +215,7 @@ struct vp_watch *vp_watch_get(struct task_struct *task)
 
 	if (IS_ERR(w))
 		return w;
+	vp_watch_take_mm(w, task);
 	/* Pairs with vp_watch_exit(): either it finds w, or we see the exit. */
 	smp_mb();
 	if (READ_ONCE(task->flags) & PF_EXITING) {
@@ -214,15 +249,45 @@ void vp_watch_exit(struct vperfctr *v)
 				w->final = v;
 			}
 			vp_creds_take(&w->exit_creds, task);
-			/* exit_mm() is done, but the mm stays our active_mm. */
-			w->exit_dumpable = task->active_mm &&
-				get_dumpable(task->active_mm) == SUID_DUMP_USER;
+			/* Its own mm: exit_mm() is done (vp_watch_take_mm()). */
+			w->exit_dumpable = w->mm &&
+				get_dumpable(w->mm) == SUID_DUMP_USER;
 			/* final and exit_creds before done: vp_wait_exit() */
 			smp_store_release(&w->done, true);
 		}
 		raw_spin_unlock_irqrestore(&w->lock, flags);
 	}
 	rcu_read_unlock();
+}
+
+/*
+ * sched_process_exec, in the thread: its watch keeps the new mm, whose
+ * dumpability counts from now on. The old one may be dropped here, with
+ * preemption off: mmdrop_sched() defers the freeing where that sleeps.
+ */
+void vp_watch_exec(void)
+{
+	struct task_struct *task = current;
+	struct mm_struct *old = NULL;
+	struct vp_watch *w;
+	unsigned long flags;
+
+	if (!atomic_read(&vp_nr_watches))
+		return;
+	rcu_read_lock();
+	w = rhashtable_lookup(&vp_watches, &task, vp_watch_params);
+	if (w) {
+		raw_spin_lock_irqsave(&w->lock, flags);
+		if (w->mm != task->mm) {
+			old = w->mm;
+			mmgrab(task->mm);
+			w->mm = task->mm;
+		}
+		raw_spin_unlock_irqrestore(&w->lock, flags);
+	}
+	rcu_read_unlock();
+	if (old)
+		mmdrop_sched(old);
 }
 
 int vp_watches_init(void)
