@@ -6,15 +6,15 @@
 #include <check.h>
 
 /* A test case of @s with the fake kernel set up and checked around it. */
-TCase *vp_tcase(Suite *s, const char *name);
+struct TCase *vp_tcase(struct Suite *s, const char *name);
 
-void area_life(Suite *s);
-void area_basic(Suite *s);
-void area_exec(Suite *s);
-void area_unlink(Suite *s);
-void area_exit(Suite *s);
-void area_signal(Suite *s);
-void area_inherit(Suite *s);
-void area_files(Suite *s);
+void area_life(struct Suite *s);
+void area_basic(struct Suite *s);
+void area_exec(struct Suite *s);
+void area_unlink(struct Suite *s);
+void area_exit(struct Suite *s);
+void area_signal(struct Suite *s);
+void area_inherit(struct Suite *s);
+void area_files(struct Suite *s);
 
 #endif /* _VP_AREAS_H */

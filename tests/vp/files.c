@@ -83,7 +83,8 @@ START_TEST(open_permission)
 	struct task_struct *t = fk_task("T", 0), *o = fk_task("O", 1);
 	struct fk_file f;
 
-	o->cred.uid.val = o->cred.euid.val = 2000;
+	o->cred.uid.val = 2000;
+	o->cred.euid.val = 2000;
 	fk_as(o);
 	ck_assert_int_eq(fk_open(&f, &vperfctr_status_fops, t), -EACCES);
 	fk_ptrace_stop(t, o);

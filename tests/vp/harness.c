@@ -101,7 +101,7 @@ bool irqs_off_here(void)
 void might_sleep(void)
 {
 	if (atomic_here())
-		FK_FAIL("sleeping function called from atomic context (preempt %d irqs_off %d raw locks %d rcu %d) in %s",
+		FK_FAIL("sleeping while atomic (preempt %d irqs_off %d raw locks %d rcu %d): %s",
 			preempt_cnt[fk_cpu], irqs_off[fk_cpu],
 			locks_held[fk_cpu], rcu_depth[fk_cpu], current->comm);
 }
@@ -114,7 +114,7 @@ void preempt_disable(void)
 void preempt_enable(void)
 {
 	if (--preempt_cnt[fk_cpu] < 0)
-		FK_FAIL("preempt_enable() unbalanced");
+		FK_FAIL("%s() unbalanced", __func__);
 }
 
 unsigned long fk_irq_save(void)
@@ -148,7 +148,7 @@ void rcu_read_lock(void)
 void rcu_read_unlock(void)
 {
 	if (--rcu_depth[fk_cpu] < 0)
-		FK_FAIL("rcu_read_unlock() unbalanced");
+		FK_FAIL("%s() unbalanced", __func__);
 }
 
 void synchronize_rcu(void)
@@ -202,7 +202,7 @@ int param_get_int(char *buf, const struct kernel_param *kp)
 void rhashtable_destroy(struct rhashtable *ht)
 {
 	if (ht->first)
-		FK_FAIL("rhashtable_destroy() of %u entries", ht->nelems);
+		FK_FAIL("%s() of %u entries", __func__, ht->nelems);
 }
 
 struct fk_xa_item {
@@ -258,7 +258,8 @@ void *xa_erase(struct xarray *xa, unsigned long index)
 void xa_destroy(struct xarray *xa)
 {
 	if (xa->items)
-		FK_FAIL("xa_destroy() with counts left: a watch not uncharged");
+		FK_FAIL("%s() with counts left: a watch not uncharged",
+			__func__);
 	while (xa->items)
 		xa_erase(xa, xa->items->index);
 }
@@ -283,7 +284,7 @@ void on_next_lock(void *lock, void (*fn)(void *arg), void *arg)
 			return;
 		}
 	}
-	FK_FAIL("too many on_next_lock() hooks");
+	FK_FAIL("too many %s() hooks", __func__);
 }
 
 /* Another CPU's turn: its own context, the caller's restored after. */
@@ -443,14 +444,14 @@ int vm_insert_page(struct vm_area_struct *vma, unsigned long addr,
 void get_task_struct(struct task_struct *t)
 {
 	if (t->usage <= 0)
-		FK_FAIL("get_task_struct() of a freed task");
+		FK_FAIL("%s() of a freed task", __func__);
 	t->usage++;
 }
 
 void put_task_struct(struct task_struct *t)
 {
 	if (--t->usage < 0)
-		FK_FAIL("put_task_struct(): %s underflows", t->comm);
+		FK_FAIL("%s(): %s underflows", __func__, t->comm);
 	if (!t->usage)
 		free(t);
 }
@@ -505,10 +506,14 @@ static struct task_struct *new_task(const char *comm, int cpu, bool kthread)
 
 static void set_uid(struct task_struct *t, unsigned int uid)
 {
-	t->cred.uid.val = t->cred.euid.val = uid;
-	t->cred.suid.val = t->cred.fsuid.val = uid;
-	t->cred.gid.val = t->cred.egid.val = uid;
-	t->cred.sgid.val = t->cred.fsgid.val = uid;
+	t->cred.uid.val = uid;
+	t->cred.euid.val = uid;
+	t->cred.suid.val = uid;
+	t->cred.fsuid.val = uid;
+	t->cred.gid.val = uid;
+	t->cred.egid.val = uid;
+	t->cred.sgid.val = uid;
+	t->cred.fsgid.val = uid;
 }
 
 struct task_struct *fk_task(const char *comm, int cpu)
@@ -704,8 +709,8 @@ static struct tracepoint tp_fork = { .name = "sched_process_fork" };
 static struct tracepoint tp_exit = { .name = "sched_process_exit" };
 static struct tracepoint tp_other = { .name = "sched_switch" };
 
-void for_each_kernel_tracepoint(void (*fn)(struct tracepoint *, void *),
-				void *priv)
+void fk_each_tracepoint(void (*fn)(struct tracepoint *tp, void *priv),
+			void *priv)
 {
 	fn(&tp_other, priv);
 	fn(&tp_exec, priv);
@@ -737,9 +742,11 @@ void tracepoint_synchronize_unregister(void)
 
 /* Probes run with preemption off, as tracepoints call them. */
 #define CALL_PROBE(tp, type, ...) do {					\
-	if ((tp).probe) {						\
+	struct tracepoint *__tp = &(tp);				\
+									\
+	if (__tp->probe) {						\
 		preempt_disable();					\
-		((type)(tp).probe)((tp).data, __VA_ARGS__);		\
+		((type)__tp->probe)(__tp->data, __VA_ARGS__);		\
 		preempt_enable();					\
 	}								\
 } while (0)
@@ -968,7 +975,7 @@ void __module_get(struct module *m)
 void module_put(struct module *m)
 {
 	if (--m->refs < 0)
-		FK_FAIL("module_put() below zero");
+		FK_FAIL("%s() below zero", __func__);
 }
 
 /* The siglock sleeps on PREEMPT_RT: never under a raw lock or irqs off. */
@@ -977,7 +984,7 @@ int send_sig_info(int sig, struct kernel_siginfo *info, struct task_struct *t)
 	struct fk_sig *s;
 
 	if (locks_held[fk_cpu] || irqs_off[fk_cpu])
-		FK_FAIL("send_sig_info() under a raw spinlock or irqs off");
+		FK_FAIL("%s() under a raw spinlock or irqs off", __func__);
 	if (t->nsigs == FK_MAX_SIGS)
 		FK_FAIL("too many signals to %s", t->comm);
 	s = &t->sigs[t->nsigs++];

@@ -83,6 +83,12 @@ void on_next_lock(void *lock, void (*fn)(void *arg), void *arg);
 /* The lock of @task's set (driver.c), or NULL: for on_next_lock(). */
 raw_spinlock_t *vpt_set_lock(struct task_struct *task);
 
+/*
+ * A spare set in life @from asked to move to @to (driver.c): 1 if it
+ * moved, 0 if not; *@after is its life then.
+ */
+int vpt_life_try(int from, int to, int *after);
+
 /* --- the counter model --- */
 
 /* Is preemption (or are interrupts) off on current's CPU? */

@@ -25,8 +25,6 @@ static const unsigned int allowed[NLIVES] = {
 	[DEAD]		= 0,
 };
 
-int vpt_life_try(int from, int to, int *after);
-
 /* _i runs over every (from, to): from = _i / NLIVES, to = _i % NLIVES. */
 START_TEST(life_moves_as_drawn)
 {

@@ -59,7 +59,7 @@ static int where_resumed(const struct perfctr_cpu_state *st)
 void perfctr_cpu_resume(struct perfctr_cpu_state *st)
 {
 	if (!preempt_count_here())
-		FK_FAIL("perfctr_cpu_resume() with preemption on");
+		FK_FAIL("%s() with preemption on", __func__);
 	if (where_resumed(st) >= 0)
 		FK_FAIL("resume of a state already resumed on CPU %d",
 			where_resumed(st));
@@ -131,7 +131,7 @@ void perfctr_cpu_ireload(struct perfctr_cpu_state *st)
 void perfctr_cpu_user_read(const struct perfctr_cpu_state *st, bool on)
 {
 	if (!irqs_off_here())
-		FK_FAIL("perfctr_cpu_user_read() with interrupts on");
+		FK_FAIL("%s() with interrupts on", __func__);
 }
 
 void perfctr_cpu_set_ihandler(perfctr_ihandler_t handler)
@@ -145,7 +145,7 @@ void fire_overflow(u32 mask)
 	unsigned long flags;
 
 	if (!resumed[fk_cpu])
-		FK_FAIL("fire_overflow(): nothing counts on CPU %d", fk_cpu);
+		FK_FAIL("%s(): nothing counts on CPU %d", __func__, fk_cpu);
 	ovf_pending = mask;
 	flags = fk_irq_save();
 	if (ihandler)
@@ -178,7 +178,7 @@ struct vp_ibs *vp_ibs_new(struct task_struct *owner,
 
 void vp_ibs_hold(struct vp_ibs *ib)
 {
-	FK_FAIL("vp_ibs_hold() with no IBS");
+	FK_FAIL("%s() with no IBS", __func__);
 }
 
 void vp_ibs_put(struct vp_ibs *ib)
@@ -188,7 +188,7 @@ void vp_ibs_put(struct vp_ibs *ib)
 void vp_ibs_retire(struct vp_ibs *ib)
 {
 	if (ib)
-		FK_FAIL("vp_ibs_retire() of an IBS never made");
+		FK_FAIL("%s() of an IBS never made", __func__);
 }
 
 void vp_ibs_control(const struct vp_ibs *ib, struct perfctr_ibs_control *c)
@@ -197,13 +197,13 @@ void vp_ibs_control(const struct vp_ibs *ib, struct perfctr_ibs_control *c)
 
 bool vp_ibs_start(struct vp_ibs *ib)
 {
-	FK_FAIL("vp_ibs_start() with no IBS");
+	FK_FAIL("%s() with no IBS", __func__);
 	return false;
 }
 
 void vp_ibs_stop(struct vp_ibs *ib)
 {
-	FK_FAIL("vp_ibs_stop() with no IBS");
+	FK_FAIL("%s() with no IBS", __func__);
 }
 
 void vp_ibs_init(void)

@@ -10,6 +10,7 @@
 #ifndef _VP_SHIM_KERNEL_H
 #define _VP_SHIM_KERNEL_H
 
+#include <assert.h>	/* static_assert */
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
@@ -21,27 +22,31 @@
 
 /* --- types --- */
 
-typedef uint8_t u8;
-typedef uint16_t u16;
-typedef uint32_t u32;
-typedef uint64_t u64;
-typedef int32_t s32;
-typedef int64_t s64;
-typedef uint32_t __u32;
-typedef int32_t __s32;
-typedef uint64_t __u64;
-typedef uint16_t __u16;
-typedef uint8_t __u8;
-typedef uint64_t __aligned_u64 __attribute__((aligned(8)));
-typedef unsigned int gfp_t;
-typedef long long ktime_t;
+#define __bitwise
+
+/* x86-64's sizes; u64 and s64 are longs, as <stdint.h>'s are here. */
+typedef unsigned char __u8;
+typedef unsigned short __u16;
+typedef unsigned int __u32;
+typedef int __s32;
+typedef unsigned long __u64;
+typedef long __s64;
+typedef __u8 u8;
+typedef __u16 u16;
+typedef __u32 u32;
+typedef __u64 u64;
+typedef __s32 s32;
+typedef __s64 s64;
+typedef __u64 __aligned_u64 __aligned(8);
+typedef unsigned int __bitwise gfp_t;
+typedef s64 ktime_t;
 
 #define __user
 #define __rcu
 #define __acquires(x)
 #define __releases(x)
 #define __must_check
-#define __maybe_unused	__attribute__((unused))
+#define __maybe_unused	__attribute_maybe_unused__	/* <sys/cdefs.h> */
 #define KBUILD_MODNAME	"perfctr"
 #define THIS_MODULE	(&fk_module)
 
@@ -53,19 +58,26 @@ typedef long long ktime_t;
 #define BITS_PER_LONG	64
 #define container_of(p, type, member) \
 	((type *)((char *)(p) - offsetof(type, member)))
-#define swap(a, b) \
-	do { __typeof__(a) __t = (a); (a) = (b); (b) = __t; } while (0)
-#define READ_ONCE(x)		(*(volatile __typeof__(x) *)&(x))
-#define WRITE_ONCE(x, v)	(*(volatile __typeof__(x) *)&(x) = (v))
-#define smp_wmb()		__atomic_thread_fence(__ATOMIC_RELEASE)
-#define smp_mb()		__atomic_thread_fence(__ATOMIC_SEQ_CST)
-#define smp_load_acquire(p)	__atomic_load_n(p, __ATOMIC_ACQUIRE)
-#define smp_store_release(p, v)	__atomic_store_n(p, v, __ATOMIC_RELEASE)
+#define swap(a, b) do {						\
+	__typeof__(a) *__pa = &(a);					\
+	__typeof__(b) *__pb = &(b);					\
+	__typeof__(a) __t = *__pa;					\
+									\
+	*__pa = *__pb;							\
+	*__pb = __t;							\
+} while (0)
+/* One access each, not torn: relaxed atomics, not volatile. */
+#define READ_ONCE(x)		__atomic_load_n(&(x), __ATOMIC_RELAXED)
+#define WRITE_ONCE(x, v)	__atomic_store_n(&(x), (v), __ATOMIC_RELAXED)
+/* The barriers: C11 fences and acquire/release accesses. */
+#define smp_wmb()		__atomic_thread_fence(__ATOMIC_RELEASE)	/* C11 */
+#define smp_mb()		__atomic_thread_fence(__ATOMIC_SEQ_CST)	/* C11 */
+#define smp_load_acquire(p)	__atomic_load_n(p, __ATOMIC_ACQUIRE)	/* C11 */
+#define smp_store_release(p, v)	__atomic_store_n(p, v, __ATOMIC_RELEASE)	/* C11 */
 #define likely(x)		__builtin_expect(!!(x), 1)
 #define unlikely(x)		__builtin_expect(!!(x), 0)
 #define NSEC_PER_MSEC		1000000L
 #define PAGE_SIZE		4096UL
-#define static_assert(e, ...)	_Static_assert(e, "" __VA_ARGS__)
 
 #define MAX_ERRNO	4095
 #define IS_ERR_VALUE(x)	((unsigned long)(x) >= (unsigned long)-MAX_ERRNO)
@@ -78,8 +90,8 @@ static inline int PTR_ERR_OR_ZERO(const void *p)
 }
 
 /* Fails the test: the harness's one way out (harness.c). */
-void fk_fail(const char *file, int line, const char *fmt, ...)
-	__attribute__((format(printf, 3, 4)));
+__printf(3, 4)
+void fk_fail(const char *file, int line, const char *fmt, ...);
 #define FK_FAIL(...)	fk_fail(__FILE__, __LINE__, __VA_ARGS__)
 
 /* Counted; each test fails if one fired that it did not expect. */
@@ -97,7 +109,6 @@ void fk_warn(const char *file, int line, const char *cond);
 		fk_warn(__FILE__, __LINE__, #c);			\
 	__c;								\
 })
-#define BUG_ON(c)	do { if (c) FK_FAIL("BUG_ON(%s)", #c); } while (0)
 
 #define pr_warn(...)	fprintf(stderr, __VA_ARGS__)
 #define pr_info(...)	do { } while (0)
@@ -126,8 +137,8 @@ static inline void *memchr_inv(const void *p, int c, size_t n)
 	return NULL;
 }
 
-int scnprintf(char *buf, size_t size, const char *fmt, ...)
-	__attribute__((format(printf, 3, 4)));
+__printf(3, 4)
+int scnprintf(char *buf, size_t size, const char *fmt, ...);
 
 /* --- CPUs: FK_NR_CPUS of them; per-CPU data is an array --- */
 
@@ -183,7 +194,7 @@ struct mutex {
 };
 
 #define __RAW_SPIN_LOCK_UNLOCKED(n)	{ .name = #n }
-#define DEFINE_RAW_SPINLOCK(n)	raw_spinlock_t n = __RAW_SPIN_LOCK_UNLOCKED(n)
+#define DEFINE_RAW_SPINLOCK(n)	raw_spinlock_t n = { .name = #n }
 #define DEFINE_MUTEX(n)		struct mutex n = { .name = #n }
 #define raw_spin_lock_init(l)	(*(l) = (raw_spinlock_t){ .name = #l })
 void raw_spin_lock(raw_spinlock_t *l);
@@ -219,7 +230,7 @@ void refcount_set(refcount_t *r, int n);
 void refcount_inc(refcount_t *r);
 void refcount_dec(refcount_t *r);
 bool refcount_dec_and_test(refcount_t *r);
-typedef struct { long long counter; } atomic64_t;
+typedef struct { s64 counter; } atomic64_t;
 
 /* --- memory: really freed, so ASan sees a use after free --- */
 
@@ -254,15 +265,18 @@ static inline void hlist_del(struct hlist_node *n)
 	n->pprev = NULL;
 }
 
-#define hlist_entry_safe(p, type, member) \
-	((p) ? container_of(p, type, member) : NULL)
+#define hlist_entry_safe(p, type, member) ({			\
+	__typeof__(p) __p = (p);					\
+									\
+	__p ? container_of(__p, type, member) : NULL;			\
+})
 #define hlist_for_each_entry(pos, head, member)				\
 	for (pos = hlist_entry_safe((head)->first, __typeof__(*pos), member); \
 	     pos; pos = hlist_entry_safe(pos->member.next,		\
 					 __typeof__(*pos), member))
 
 #define DEFINE_HASHTABLE(n, bits)	struct hlist_head n[1 << (bits)]
-#define fk_hash(tbl, key)	(&(tbl)[(key) % ARRAY_SIZE(tbl)])
+#define fk_hash(tbl, key)	(&(tbl)[(key) % (sizeof(tbl) / sizeof((tbl)[0]))])
 #define hash_add(tbl, node, key)	hlist_add_head(node, fk_hash(tbl, key))
 #define hash_add_rcu(tbl, node, key)	hash_add(tbl, node, key)
 #define hash_del(node)		hlist_del(node)
@@ -316,8 +330,8 @@ static inline bool llist_empty(const struct llist_head *h)
 
 /* --- credentials --- */
 
-typedef struct { unsigned int val; } kuid_t;
-typedef struct { unsigned int val; } kgid_t;
+typedef struct { __u32 val; } kuid_t;
+typedef struct { __u32 val; } kgid_t;
 typedef struct { u64 val; } kernel_cap_t;
 static inline bool uid_eq(kuid_t a, kuid_t b) { return a.val == b.val; }
 static inline bool gid_eq(kgid_t a, kgid_t b) { return a.val == b.val; }
@@ -356,6 +370,7 @@ struct page;
 struct vm_area_struct {
 	unsigned long vm_start, vm_end, vm_pgoff, vm_flags;
 };
+
 #define VM_WRITE	0x2UL
 #define VM_MAYWRITE	0x20UL
 #define VM_DONTCOPY	0x20000UL
@@ -390,6 +405,7 @@ struct callback_head {
 	struct callback_head *next;
 	void (*func)(struct callback_head *head);
 };
+
 #define init_task_work(cb, fn)	((cb)->func = (fn))
 int task_work_add(struct task_struct *task, struct callback_head *work,
 		  int notify);
@@ -491,7 +507,12 @@ struct kernel_siginfo {
 		struct { int _pid; unsigned int _uid; } _kill;
 	} _sifields;
 };
-#define clear_siginfo(i)	memset(i, 0, sizeof(*(i)))
+
+static inline void clear_siginfo(struct kernel_siginfo *info)
+{
+	memset(info, 0, sizeof(*info));
+}
+
 #define _NSIG		64
 static inline bool valid_signal(unsigned long sig) { return sig <= _NSIG; }
 int send_sig_info(int sig, struct kernel_siginfo *info, struct task_struct *t);
@@ -512,13 +533,16 @@ void module_put(struct module *m);
 
 struct file_operations {
 	struct module *owner;
-	int (*open)(struct inode *, struct file *);
-	int (*release)(struct inode *, struct file *);
-	ssize_t (*read)(struct file *, char __user *, size_t, loff_t *);
-	ssize_t (*write)(struct file *, const char __user *, size_t, loff_t *);
-	int (*mmap)(struct file *, struct vm_area_struct *);
-	loff_t (*llseek)(struct file *, loff_t, int);
+	int (*open)(struct inode *inode, struct file *f);
+	int (*release)(struct inode *inode, struct file *f);
+	ssize_t (*read)(struct file *f, char __user *buf, size_t count,
+			loff_t *ppos);
+	ssize_t (*write)(struct file *f, const char __user *buf, size_t count,
+			 loff_t *ppos);
+	int (*mmap)(struct file *f, struct vm_area_struct *vma);
+	loff_t (*llseek)(struct file *f, loff_t off, int whence);
 };
+
 loff_t default_llseek(struct file *f, loff_t off, int whence);
 ssize_t simple_read_from_buffer(void __user *to, size_t count, loff_t *ppos,
 				const void *from, size_t available);
@@ -527,8 +551,8 @@ static inline struct user_namespace *seq_user_ns(struct seq_file *m)
 	return NULL;
 }
 
-void seq_printf(struct seq_file *m, const char *fmt, ...)
-	__attribute__((format(printf, 2, 3)));
+__printf(2, 3)
+void seq_printf(struct seq_file *m, const char *fmt, ...);
 void seq_puts(struct seq_file *m, const char *s);
 void simple_inode_init_ts(struct inode *inode);
 
@@ -546,6 +570,7 @@ struct work_struct {
 	bool pending;
 	struct work_struct *next;
 };
+
 #define DECLARE_WORK(n, f)	struct work_struct n = { .func = (f) }
 bool schedule_work(struct work_struct *w);
 bool flush_work(struct work_struct *w);
@@ -555,6 +580,7 @@ struct irq_work {
 	bool pending;
 	struct irq_work *next;
 };
+
 #define IRQ_WORK_INIT(f)	{ .func = (f) }
 bool irq_work_queue(struct irq_work *w);
 void irq_work_sync(struct irq_work *w);
@@ -568,6 +594,7 @@ struct hrtimer {
 	enum hrtimer_restart (*function)(struct hrtimer *t);
 	bool active;
 };
+
 static inline ktime_t ns_to_ktime(u64 ns) { return ns; }
 void hrtimer_init(struct hrtimer *t, int clock, int mode);
 void hrtimer_start(struct hrtimer *t, ktime_t after, int mode);
@@ -578,8 +605,8 @@ int hrtimer_cancel(struct hrtimer *t);
 
 #define CPUHP_AP_ONLINE_DYN	1
 int cpuhp_setup_state_nocalls(int state, const char *name,
-			      int (*up)(unsigned int),
-			      int (*down)(unsigned int));
+			      int (*up)(unsigned int cpu),
+			      int (*down)(unsigned int cpu));
 void cpuhp_remove_state_nocalls(int state);
 
 struct tracepoint {
@@ -587,8 +614,11 @@ struct tracepoint {
 	void *probe;
 	void *data;
 };
-void for_each_kernel_tracepoint(void (*fn)(struct tracepoint *, void *),
-				void *priv);
+
+/* The harness's; by macro, as checkpatch takes for_each_*() for a loop. */
+void fk_each_tracepoint(void (*fn)(struct tracepoint *tp, void *priv),
+			void *priv);
+#define for_each_kernel_tracepoint(fn, priv)	fk_each_tracepoint(fn, priv)
 int tracepoint_probe_register(struct tracepoint *tp, void *probe, void *data);
 int tracepoint_probe_unregister(struct tracepoint *tp, void *probe,
 				void *data);
@@ -692,11 +722,12 @@ struct kernel_param_ops {
 	int (*set)(const char *val, const struct kernel_param *kp);
 	int (*get)(char *buf, const struct kernel_param *kp);
 };
+
 int param_get_int(char *buf, const struct kernel_param *kp);
 #define module_param_cb(name, ops, arg, perm) \
-	static const void *fk_param_##name __attribute__((unused)) = (ops)
+	static const void *fk_param_##name __maybe_unused = (ops)
 #define module_param(name, type, perm) \
-	static const void *fk_param_##name __attribute__((unused)) = &(name)
+	static const void *fk_param_##name __maybe_unused = &(name)
 #define MODULE_PARM_DESC(name, text)
 int kstrtoint(const char *s, unsigned int base, int *res);
 
