@@ -29,6 +29,62 @@ START_TEST(final_sums_after_exit)
 	ck_assert_int_eq(THIS_MODULE->refs, 0);
 }
 
+/*
+ * The thread made itself undumpable, then was switched out between
+ * exit_mm() and its exit probe: it comes back with another task's
+ * active_mm, dumpable. Its own mm says no: the final counts are refused.
+ */
+START_TEST(final_nodump_switched_out_at_exit)
+{
+	struct task_struct *t = fk_task("T", 0), *p = fk_task("P", 1);
+	struct vperfctr_control c = fk_ctl(1, 0);
+	struct perfctr_sum_ctrs s;
+	struct fk_file f;
+
+	fk_as(t);
+	ck_assert_int_eq(fk_control(t, &c), 0);
+	ck_assert_int_eq(fk_open(&f, &vperfctr_sums_fops, t), 0);
+	t->mm->dumpable = SUID_DUMP_DISABLE;	/* prctl(PR_SET_DUMPABLE, 0) */
+	fk_exit_begin(t);
+	t->active_mm = p->mm;			/* borrowed at its switch-in */
+	fk_exit_probe(t);
+	fk_exit_work(t);
+	fk_exit_dead(t);
+	run_works();
+	fk_as(p);
+	ck_assert_int_eq(fk_read(&f, &s, sizeof(s)), -ESRCH);
+	fk_close(&f);
+	run_works();
+	ck_assert_int_eq(t->mm_store.count, 0);	/* the watch let it go */
+}
+
+/* An exec swaps the mm the watch keeps: the new program's counts. */
+START_TEST(final_after_exec_reads_new_mm)
+{
+	struct task_struct *t = fk_task("T", 0), *p = fk_task("P", 1);
+	struct vperfctr_control c = fk_ctl(1, 0);
+	struct perfctr_sum_ctrs s;
+	struct mm_struct newmm = { .dumpable = SUID_DUMP_USER };
+	struct fk_exec nodump = { .mm = &newmm };
+	struct fk_file f;
+
+	fk_as(t);
+	ck_assert_int_eq(fk_open(&f, &vperfctr_sums_fops, t), 0);
+	ck_assert_int_eq(t->mm_store.count, 1);
+	fk_exec(t, &nodump);
+	ck_assert_int_eq(t->mm_store.count, 0);
+	ck_assert_int_eq(newmm.count, 1);
+	ck_assert_int_eq(fk_control(t, &c), 0);
+	newmm.dumpable = SUID_DUMP_DISABLE;
+	fk_exit(t);
+	run_works();
+	fk_as(p);
+	ck_assert_int_eq(fk_read(&f, &s, sizeof(s)), -ESRCH);
+	fk_close(&f);
+	run_works();
+	ck_assert_int_eq(newmm.count, 0);
+}
+
 START_TEST(final_unlinked_reads_none)
 {
 	struct task_struct *t = fk_task("T", 0), *p = fk_task("P", 1);
@@ -116,6 +172,8 @@ void area_files(Suite *s)
 
 	tcase_add_test(tc, final_sums_after_exit);
 	tcase_add_test(tc, final_unlinked_reads_none);
+	tcase_add_test(tc, final_nodump_switched_out_at_exit);
+	tcase_add_test(tc, final_after_exec_reads_new_mm);
 	tcase_add_test(tc, changes_after_exit_refused);
 	tcase_add_test(tc, user_copy_faults);
 	tcase_add_test(tc, open_permission);

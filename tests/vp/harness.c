@@ -197,6 +197,19 @@ int param_get_int(char *buf, const struct kernel_param *kp)
 	return -EINVAL;
 }
 
+/* --- mm references: an underflow fails; each test ends with none --- */
+
+void mmgrab(struct mm_struct *mm)
+{
+	mm->count++;
+}
+
+void mmdrop(struct mm_struct *mm)
+{
+	if (--mm->count < 0)
+		FK_FAIL("%s() of an mm not grabbed", __func__);
+}
+
 /* --- watch.c's tables: leftovers at module exit fail the test --- */
 
 void rhashtable_destroy(struct rhashtable *ht)
@@ -770,7 +783,13 @@ int fk_exec(struct task_struct *t, const struct fk_exec *o)
 		return -ENOEXEC;
 	}
 	/* begin_new_exec(): the new mm, the new exec id, the new creds. */
-	t->mm_store.dumpable = o->nodump ? SUID_DUMP_DISABLE : SUID_DUMP_USER;
+	if (o->mm) {
+		t->mm = o->mm;
+		t->active_mm = o->mm;
+	} else {
+		t->mm_store.dumpable = o->nodump ? SUID_DUMP_DISABLE :
+						   SUID_DUMP_USER;
+	}
 	WRITE_ONCE(t->self_exec_id, t->self_exec_id + 1);
 	if (o->new_euid)
 		t->cred.euid.val = o->new_euid;
@@ -1227,8 +1246,11 @@ void fk_teardown(void)
 		      "leaked %d objects, %d pages", fk.allocs, fk.pages);
 	ck_assert_msg(!fk_hw_holder, "the counters are still held");
 	for (i = 0; i < ntasks; i++)
-		ck_assert_msg(tasks[i]->usage == 1, "%s has %d references",
-			      tasks[i]->comm, tasks[i]->usage);
+		ck_assert_msg(tasks[i]->usage == 1 &&
+			      !tasks[i]->mm_store.count,
+			      "%s has %d references, its mm %d",
+			      tasks[i]->comm, tasks[i]->usage,
+			      tasks[i]->mm_store.count);
 	for (i = 0; i < FK_NR_CPUS; i++)
 		ck_assert_msg(!preempt_cnt[i] && !irqs_off[i] &&
 			      !locks_held[i] && !rcu_depth[i],

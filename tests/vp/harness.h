@@ -51,6 +51,7 @@ struct fk_exec {
 	bool nodump;		/* the new program is not dumpable */
 	bool secure;		/* AT_SECURE (setuid, file caps) */
 	unsigned int new_euid;	/* != 0: the new program's euid */
+	struct mm_struct *mm;	/* != NULL: exec_mmap() installs it */
 	/* At the ptrace exec stop (in_execve still set), if not NULL. */
 	void (*at_stop)(void *arg);
 	void *arg;

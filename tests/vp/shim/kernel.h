@@ -363,7 +363,15 @@ bool perfmon_capable(void);
 
 #define SUID_DUMP_DISABLE	0
 #define SUID_DUMP_USER		1
-struct mm_struct { int dumpable; struct user_namespace *user_ns; };
+struct mm_struct {
+	int dumpable;
+	struct user_namespace *user_ns;
+	int count;			/* mmgrab()s, checked by the harness */
+};
+
+void mmgrab(struct mm_struct *mm);
+void mmdrop(struct mm_struct *mm);
+#define mmdrop_sched(mm)	mmdrop(mm)
 static inline int get_dumpable(struct mm_struct *mm) { return mm->dumpable; }
 
 struct page;
