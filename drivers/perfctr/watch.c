@@ -225,39 +225,63 @@ struct vp_watch *vp_watch_get(struct task_struct *task)
 	return w;
 }
 
-/*
- * In the exiting thread, its set (or NULL) final: its watch, if any,
- * keeps it for the files, with the credentials it exits with.
- */
-void vp_watch_exit(struct vperfctr *v)
+/* In the thread: @fn on its watch, locked, if it has one. */
+static void vp_watch_mine(void (*fn)(struct vp_watch *w, void *arg), void *arg)
 {
 	struct task_struct *task = current;
 	struct vp_watch *w;
 	unsigned long flags;
 
-	/* Pairs with vp_watch_get(); PF_EXITING is set. */
-	smp_mb();
 	if (!atomic_read(&vp_nr_watches))
 		return;
 	rcu_read_lock();
 	w = rhashtable_lookup(&vp_watches, &task, vp_watch_params);
 	if (w) {
 		raw_spin_lock_irqsave(&w->lock, flags);
-		if (!w->dead && !w->done) {
-			if (v) {
-				refcount_inc(&v->refs);
-				w->final = v;
-			}
-			vp_creds_take(&w->exit_creds, task);
-			/* Its own mm: exit_mm() is done (vp_watch_take_mm()). */
-			w->exit_dumpable = w->mm &&
-				get_dumpable(w->mm) == SUID_DUMP_USER;
-			/* final and exit_creds before done: vp_wait_exit() */
-			smp_store_release(&w->done, true);
-		}
+		if (!w->dead)
+			fn(w, arg);
 		raw_spin_unlock_irqrestore(&w->lock, flags);
 	}
 	rcu_read_unlock();
+}
+
+static void vp_watch_final(struct vp_watch *w, void *arg)
+{
+	struct vperfctr *v = arg;
+
+	if (w->done)
+		return;
+	if (v) {
+		refcount_inc(&v->refs);
+		w->final = v;
+	}
+	vp_creds_take(&w->exit_creds, current);
+	/* Its own mm: exit_mm() is done (vp_watch_take_mm()). */
+	w->exit_dumpable = w->mm && get_dumpable(w->mm) == SUID_DUMP_USER;
+	/* final and exit_creds before done: vp_wait_exit() */
+	smp_store_release(&w->done, true);
+}
+
+/*
+ * In the exiting thread, its set (or NULL) final: its watch, if any,
+ * keeps it for the files, with the credentials it exits with.
+ */
+void vp_watch_exit(struct vperfctr *v)
+{
+	/* Pairs with vp_watch_get(); PF_EXITING is set. */
+	smp_mb();
+	vp_watch_mine(vp_watch_final, v);
+}
+
+static void vp_watch_new_mm(struct vp_watch *w, void *arg)
+{
+	struct mm_struct **old = arg;
+
+	if (w->mm == current->mm)
+		return;
+	*old = w->mm;
+	mmgrab(current->mm);
+	w->mm = current->mm;
 }
 
 /*
@@ -267,25 +291,9 @@ void vp_watch_exit(struct vperfctr *v)
  */
 void vp_watch_exec(void)
 {
-	struct task_struct *task = current;
 	struct mm_struct *old = NULL;
-	struct vp_watch *w;
-	unsigned long flags;
 
-	if (!atomic_read(&vp_nr_watches))
-		return;
-	rcu_read_lock();
-	w = rhashtable_lookup(&vp_watches, &task, vp_watch_params);
-	if (w) {
-		raw_spin_lock_irqsave(&w->lock, flags);
-		if (w->mm != task->mm) {
-			old = w->mm;
-			mmgrab(task->mm);
-			w->mm = task->mm;
-		}
-		raw_spin_unlock_irqrestore(&w->lock, flags);
-	}
-	rcu_read_unlock();
+	vp_watch_mine(vp_watch_new_mm, &old);
 	if (old)
 		mmdrop_sched(old);
 }
