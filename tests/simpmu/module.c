@@ -7,6 +7,7 @@
 #define PERFCTR_SIM 1
 
 #include "../../drivers/perfctr/main.c"
+#include "../../drivers/perfctr/info.c"
 #include "../../drivers/perfctr/global.c"
 #include "../../drivers/perfctr/fs.c"
 #include "../../drivers/perfctr/set.c"
