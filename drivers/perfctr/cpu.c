@@ -1,12 +1,12 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
  * perfctr: the arch-neutral half of the low-level API (include/perfctr/
- * cpu.h). Every architecture reserves the hardware, follows CPU hotplug,
- * checks the common control rules and finds overflowed counters the
- * same way; that is written once here, and each arch gives the hooks of
- * include/perfctr/cpu_arch.h. Suspend, resume, sample and the user read
- * path stay in arch/: they are where the hardware differs, and they are
- * the hot paths, which call nothing through here.
+ * cpu.h). Every architecture reserves the hardware, follows CPU hotplug
+ * and checks the common control rules the same way; that is written once
+ * here, and each arch gives the hooks of include/perfctr/cpu_arch.h.
+ * Suspend, resume, sample and the user read path stay in arch/: they are
+ * where the hardware differs, and they are the hot paths, which call
+ * nothing through here.
  */
 #include <linux/atomic.h>
 #include <linux/cpuhotplug.h>
@@ -84,24 +84,6 @@ int perfctr_cpu_update_control(struct perfctr_cpu_state *state, bool is_global)
 	state->k1.id = 0;
 	state->k1.isuspend_cpu = -1;
 	return 0;
-}
-
-unsigned int perfctr_cpu_identify_overflow(struct perfctr_cpu_state *state)
-{
-	unsigned int i = perfctr_cstatus_nractrs(state->cstatus);
-	unsigned int nrctrs = perfctr_cstatus_nrctrs(state->cstatus);
-	unsigned int mask = 0;
-
-	for (; i < nrctrs; i++) {
-		if (perfctr_ictr_overflowed(state->pmc[i].start)) {
-			mask |= 1U << i;
-			state->pmc[i].start = state->control.ireset[i];
-		}
-	}
-	if (mask)
-		perfctr_arch_ack_overflow(state, mask);
-	perfctr_cpu_ireload(state);
-	return mask;
 }
 
 const char *perfctr_cpu_reserve(const char *service)
