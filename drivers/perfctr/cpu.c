@@ -6,7 +6,8 @@
  * here, and each arch gives the hooks of include/perfctr/cpu_arch.h.
  * Suspend, resume, sample and the user read path stay in arch/: they are
  * where the hardware differs, and they are the hot paths, which call
- * nothing through here.
+ * nothing through here. The overflow interrupt comes through here once,
+ * on its way up to the high-level driver's handler.
  */
 #include <linux/atomic.h>
 #include <linux/cpuhotplug.h>
@@ -21,6 +22,25 @@
 /* The reservation: who holds the hardware, and the lock hotplug takes. */
 static DEFINE_MUTEX(reserve_lock);
 static const char *reserved_by;
+
+/*
+ * The high-level driver's overflow handler. Arch-neutral: the arches'
+ * interrupt paths differ only in how they get here.
+ */
+static perfctr_ihandler_t ihandler;
+
+void perfctr_cpu_set_ihandler(perfctr_ihandler_t handler)
+{
+	WRITE_ONCE(ihandler, handler);
+}
+
+void perfctr_cpu_call_ihandler(unsigned long pc)
+{
+	perfctr_ihandler_t handler = READ_ONCE(ihandler);
+
+	if (handler)
+		handler(pc);
+}
 
 /* Control ids identify a validated control; 0 means "none". */
 atomic64_t perfctr_next_control_id = ATOMIC64_INIT(0);

@@ -51,6 +51,13 @@ int perfctr_arch_check_control(const struct perfctr_cpu_state *state,
 void perfctr_arch_commit_control(struct perfctr_cpu_state *state);
 
 /*
+ * From the arch's overflow interrupt, in interrupt context: the high-level
+ * driver's handler (perfctr_cpu_set_ihandler()), if one is set, with the
+ * interrupted @pc.
+ */
+void perfctr_cpu_call_ihandler(unsigned long pc);
+
+/*
  * The hotplug callbacks (cpu.c), run on @cpu. Exported to the arch's
  * tests, which take CPUs down and up by calling them.
  */

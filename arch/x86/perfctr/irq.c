@@ -27,12 +27,6 @@ struct pc_irq_cpu {
 };
 
 static DEFINE_PER_CPU(struct pc_irq_cpu, pc_irq);
-static perfctr_ihandler_t pc_ihandler;
-
-void perfctr_cpu_set_ihandler(perfctr_ihandler_t handler)
-{
-	WRITE_ONCE(pc_ihandler, handler);
-}
 
 static bool pc_ictrs_overflowed(const struct perfctr_cpu_state *state)
 {
@@ -64,10 +58,8 @@ int pc_nmi_handler(unsigned int cmd, struct pt_regs *regs)
 static void pc_irq_work_fn(struct irq_work *work)
 {
 	struct pc_irq_cpu *p = container_of(work, struct pc_irq_cpu, work);
-	perfctr_ihandler_t handler = READ_ONCE(pc_ihandler);
 
-	if (handler)
-		handler(p->pc);
+	perfctr_cpu_call_ihandler(p->pc);
 }
 
 /* Resume: before the counters are enabled, so no overflow is missed. */
