@@ -15,6 +15,8 @@
 #include <linux/irqflags.h>
 #include <linux/kernel.h>
 #include <linux/mutex.h>
+#include <linux/random.h>
+#include <linux/siphash.h>
 #include <linux/string.h>
 
 #include <perfctr/cpu_arch.h>
@@ -42,15 +44,50 @@ void perfctr_cpu_call_ihandler(unsigned long pc)
 		handler(pc);
 }
 
-/* Control ids identify a validated control; 0 means "none". */
-atomic64_t perfctr_next_control_id = ATOMIC64_INIT(0);
+/*
+ * A control id names a validated control for the per-CPU register caches;
+ * 0 means "none". No id may come twice, or a set could run on registers
+ * another set loaded (F12 of the security audit). And every state page
+ * shows its set's id (S7), so an id must say nothing: a bare counter
+ * would tell its reader how many controls all other users validated
+ * since the last one. So the id is a 64-bit count, which never wraps,
+ * through a keyed permutation of the 64-bit values (id_permute()):
+ * distinct counts give distinct ids, and without the key an id says
+ * nothing of any other.
+ */
+static atomic64_t control_count = ATOMIC64_INIT(0);
+
+/* Drawn once per module load: ids under another key could collide. */
+static siphash_key_t id_key;
+static bool id_key_drawn;
+
+/* Feistel rounds: with siphash as the round function, 4 suffice. */
+#define ID_ROUNDS	4
+
+/*
+ * A Feistel network over the two halves of @n: each round is invertible
+ * whatever the round function gives, so the whole is a bijection.
+ */
+static u64 id_permute(u64 n)
+{
+	u32 left = upper_32_bits(n), right = lower_32_bits(n), t;
+	unsigned int round;
+
+	for (round = 0; round < ID_ROUNDS; round++) {
+		t = left ^ (u32)siphash_2u32(right, round, &id_key);
+		left = right;
+		right = t;
+	}
+	return (u64)left << 32 | right;
+}
 
 static u64 new_control_id(void)
 {
 	u64 id;
 
+	/* One count of all 2^64 gives 0: skip it. */
 	do
-		id = atomic64_inc_return(&perfctr_next_control_id);
+		id = id_permute(atomic64_inc_return(&control_count));
 	while (id == 0);
 	return id;
 }
@@ -190,6 +227,10 @@ int perfctr_cpu_init(void)
 {
 	int ret;
 
+	if (!id_key_drawn) {
+		get_random_bytes(&id_key, sizeof(id_key));
+		id_key_drawn = true;
+	}
 	memset(&perfctr_info, 0, sizeof(perfctr_info));
 	cpumask_clear(&perfctr_cpus_forbidden_mask);
 	ret = perfctr_arch_init();

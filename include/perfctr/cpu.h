@@ -33,9 +33,12 @@ struct perfctr_cpu_state {
 	};
 	struct perfctr_cpu_control control;
 	/*
-	 * Identifies the validated control for the per-CPU register caches.
-	 * 64 bits never wrap, and user space never sees it (k1.id stays 0),
-	 * so no set can pose as another's cached control.
+	 * Identifies the validated control for the per-CPU register caches:
+	 * never 0, never the same twice (a 64-bit count, which cannot wrap),
+	 * so no set can pose as another's cached control. The state page
+	 * shows it, so it is that count through a keyed permutation, and
+	 * tells nobody how many controls others validated (cpu.c). k1.id
+	 * stays 0.
 	 */
 	u64 id;
 #ifdef CONFIG_X86

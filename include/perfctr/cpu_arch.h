@@ -64,7 +64,4 @@ void perfctr_cpu_call_ihandler(unsigned long pc);
 int perfctr_cpu_online(unsigned int cpu);
 int perfctr_cpu_offline(unsigned int cpu);
 
-/* Control ids: 64 bits, never 0 (cpu.c; tests may move it on). */
-extern atomic64_t perfctr_next_control_id;
-
 #endif /* _PERFCTR_CPU_ARCH_H */
