@@ -270,7 +270,7 @@ static int vp_apply_command(struct vperfctr *v, u32 cmd)
 			return -EBUSY;
 		if (!(v->stopped & VP_STOP_OVF))
 			return -EINVAL;
-		/* identify_overflow() reloaded the start values. */
+		/* The suspend that caught it reloaded the start values. */
 		perfctr_cpu_ireload(st);
 		vp_unstop(v, VP_STOP_OVF);
 		return 0;

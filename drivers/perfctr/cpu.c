@@ -1,12 +1,13 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
  * perfctr: the arch-neutral half of the low-level API (include/perfctr/
- * cpu.h). Every architecture reserves the hardware, follows CPU hotplug,
- * checks the common control rules and finds overflowed counters the
- * same way; that is written once here, and each arch gives the hooks of
- * include/perfctr/cpu_arch.h. Suspend, resume, sample and the user read
- * path stay in arch/: they are where the hardware differs, and they are
- * the hot paths, which call nothing through here.
+ * cpu.h). Every architecture reserves the hardware, follows CPU hotplug
+ * and checks the common control rules the same way; that is written once
+ * here, and each arch gives the hooks of include/perfctr/cpu_arch.h.
+ * Suspend, resume, sample and the user read path stay in arch/: they are
+ * where the hardware differs, and they are the hot paths, which call
+ * nothing through here. The overflow interrupt comes through here once,
+ * on its way up to the high-level driver's handler.
  */
 #include <linux/atomic.h>
 #include <linux/cpuhotplug.h>
@@ -14,6 +15,8 @@
 #include <linux/irqflags.h>
 #include <linux/kernel.h>
 #include <linux/mutex.h>
+#include <linux/random.h>
+#include <linux/siphash.h>
 #include <linux/string.h>
 
 #include <perfctr/cpu_arch.h>
@@ -22,15 +25,69 @@
 static DEFINE_MUTEX(reserve_lock);
 static const char *reserved_by;
 
-/* Control ids identify a validated control; 0 means "none". */
-atomic64_t perfctr_next_control_id = ATOMIC64_INIT(0);
+/*
+ * The high-level driver's overflow handler. Arch-neutral: the arches'
+ * interrupt paths differ only in how they get here.
+ */
+static perfctr_ihandler_t ihandler;
+
+void perfctr_cpu_set_ihandler(perfctr_ihandler_t handler)
+{
+	WRITE_ONCE(ihandler, handler);
+}
+
+void perfctr_cpu_call_ihandler(unsigned long pc)
+{
+	perfctr_ihandler_t handler = READ_ONCE(ihandler);
+
+	if (handler)
+		handler(pc);
+}
+
+/*
+ * A control id names a validated control for the per-CPU register caches;
+ * 0 means "none". No id may come twice, or a set could run on registers
+ * another set loaded (F12 of the security audit). And every state page
+ * shows its set's id (S7), so an id must say nothing: a bare counter
+ * would tell its reader how many controls all other users validated
+ * since the last one. So the id is a 64-bit count, which never wraps,
+ * through a keyed permutation of the 64-bit values (id_permute()):
+ * distinct counts give distinct ids, and without the key an id says
+ * nothing of any other.
+ */
+static atomic64_t control_count = ATOMIC64_INIT(0);
+
+/* Drawn once per module load: ids under another key could collide. */
+static siphash_key_t id_key;
+static bool id_key_drawn;
+
+/* Feistel rounds: with siphash as the round function, 4 suffice. */
+#define ID_ROUNDS	4
+
+/*
+ * A Feistel network over the two halves of @n: each round is invertible
+ * whatever the round function gives, so the whole is a bijection.
+ */
+static u64 id_permute(u64 n)
+{
+	u32 left = upper_32_bits(n), right = lower_32_bits(n), t;
+	unsigned int round;
+
+	for (round = 0; round < ID_ROUNDS; round++) {
+		t = left ^ (u32)siphash_2u32(right, round, &id_key);
+		left = right;
+		right = t;
+	}
+	return (u64)left << 32 | right;
+}
 
 static u64 new_control_id(void)
 {
 	u64 id;
 
+	/* One count of all 2^64 gives 0: skip it. */
 	do
-		id = atomic64_inc_return(&perfctr_next_control_id);
+		id = id_permute(atomic64_inc_return(&control_count));
 	while (id == 0);
 	return id;
 }
@@ -84,24 +141,6 @@ int perfctr_cpu_update_control(struct perfctr_cpu_state *state, bool is_global)
 	state->k1.id = 0;
 	state->k1.isuspend_cpu = -1;
 	return 0;
-}
-
-unsigned int perfctr_cpu_identify_overflow(struct perfctr_cpu_state *state)
-{
-	unsigned int i = perfctr_cstatus_nractrs(state->cstatus);
-	unsigned int nrctrs = perfctr_cstatus_nrctrs(state->cstatus);
-	unsigned int mask = 0;
-
-	for (; i < nrctrs; i++) {
-		if (perfctr_ictr_overflowed(state->pmc[i].start)) {
-			mask |= 1U << i;
-			state->pmc[i].start = state->control.ireset[i];
-		}
-	}
-	if (mask)
-		perfctr_arch_ack_overflow(state, mask);
-	perfctr_cpu_ireload(state);
-	return mask;
 }
 
 const char *perfctr_cpu_reserve(const char *service)
@@ -188,6 +227,10 @@ int perfctr_cpu_init(void)
 {
 	int ret;
 
+	if (!id_key_drawn) {
+		get_random_bytes(&id_key, sizeof(id_key));
+		id_key_drawn = true;
+	}
 	memset(&perfctr_info, 0, sizeof(perfctr_info));
 	cpumask_clear(&perfctr_cpus_forbidden_mask);
 	ret = perfctr_arch_init();

@@ -253,31 +253,16 @@ void vp_run(struct vperfctr *v)
 	vp_user_read_on(v);
 }
 
-/* After suspend: has an i-mode counter overflowed? */
-static u32 vp_overflowed(struct perfctr_cpu_state *st)
-{
-	unsigned int i = perfctr_cstatus_nractrs(st->cstatus);
-	unsigned int n = perfctr_cstatus_nrctrs(st->cstatus);
-
-	for (; i < n; i++)
-		if (perfctr_ictr_overflowed(st->pmc[i].start))
-			return perfctr_cpu_identify_overflow(st);
-	return 0;
-}
-
 /* On the owner's CPU: stop counting; catch overflows. */
 void vp_suspend(struct vperfctr *v)
 {
-	struct perfctr_cpu_state *st = &v->page->cpu;
-	u32 mask = 0;
+	u32 mask;
 
 	lockdep_assert_held(&v->lock);
 	if (!v->resumed)
 		return;
 	vp_begin(v);
-	perfctr_cpu_suspend(st);
-	if (perfctr_cstatus_has_ictrs(st->cstatus))
-		mask = vp_overflowed(st);
+	mask = perfctr_cpu_suspend(&v->page->cpu);
 	vp_end(v);
 	v->resumed = false;
 	this_cpu_write(vp_running, NULL);

@@ -33,9 +33,12 @@ struct perfctr_cpu_state {
 	};
 	struct perfctr_cpu_control control;
 	/*
-	 * Identifies the validated control for the per-CPU register caches.
-	 * 64 bits never wrap, and user space never sees it (k1.id stays 0),
-	 * so no set can pose as another's cached control.
+	 * Identifies the validated control for the per-CPU register caches:
+	 * never 0, never the same twice (a 64-bit count, which cannot wrap),
+	 * so no set can pose as another's cached control. The state page
+	 * shows it, so it is that count through a keyed permutation, and
+	 * tells nobody how many controls others validated (cpu.c). k1.id
+	 * stays 0.
 	 */
 	u64 id;
 #ifdef CONFIG_X86
@@ -122,8 +125,13 @@ bool perfctr_cpu_counts_kernel(const struct perfctr_cpu_state *state);
  * counters of @state where the hardware can stop them, and resume starts
  * them again; where it cannot (WinChip, VIA C3), resume zeroes them: the
  * counts of @state never include what ran on the CPU in between.
+ *
+ * Suspend also returns the i-mode counters that overflowed (bit n for
+ * state->pmc[n]; 0 if none, and never an a-mode counter). It has already
+ * acknowledged them and restarted them from ireset[]: their start is
+ * ireset again, and the next resume presets them.
  */
-void perfctr_cpu_suspend(struct perfctr_cpu_state *state);
+unsigned int perfctr_cpu_suspend(struct perfctr_cpu_state *state);
 void perfctr_cpu_resume(struct perfctr_cpu_state *state);
 void perfctr_cpu_sample(struct perfctr_cpu_state *state);
 
@@ -220,11 +228,13 @@ typedef void (*perfctr_ibs_handler_t)(struct perfctr_ibs_state *st,
 				      struct perfctr_ibs_sample *sample);
 void perfctr_cpu_set_ibs_handler(perfctr_ibs_handler_t handler);
 
+/*
+ * The overflow handler, called in interrupt context with the interrupted
+ * pc; it finds the overflowed counters by suspending the state. One for
+ * the module's life; NULL removes it.
+ */
 typedef void (*perfctr_ihandler_t)(unsigned long pc);
 void perfctr_cpu_set_ihandler(perfctr_ihandler_t handler);
-
-/* PRE: suspended. Returns the mask of overflowed counters, resets them. */
-unsigned int perfctr_cpu_identify_overflow(struct perfctr_cpu_state *state);
 
 /* Forces the next resume to rewrite the i-mode counters. */
 void perfctr_cpu_ireload(struct perfctr_cpu_state *state);
@@ -260,6 +270,27 @@ static inline bool perfctr_ictr_overflowed(u32 count)
 #else
 	return (s32)count >= 0;
 #endif
+}
+
+/*
+ * For the arches' suspend, once the i-mode counters are stopped and their
+ * counts are in pmc[].start: those that overflowed, restarted from
+ * ireset[]. The caller acknowledges them to the hardware and makes the
+ * next resume preset them. Bit n stands for state->pmc[n].
+ */
+static inline unsigned int perfctr_ictrs_restart(struct perfctr_cpu_state *state)
+{
+	unsigned int i = perfctr_cstatus_nractrs(state->cstatus);
+	unsigned int nrctrs = perfctr_cstatus_nrctrs(state->cstatus);
+	unsigned int mask = 0;
+
+	for (; i < nrctrs; i++) {
+		if (perfctr_ictr_overflowed(state->pmc[i].start)) {
+			mask |= 1U << i;
+			state->pmc[i].start = state->control.ireset[i];
+		}
+	}
+	return mask;
 }
 
 /*

@@ -2,9 +2,9 @@
 /*
  * perfctr: what each architecture gives the arch-neutral half of the
  * low-level API (drivers/perfctr/cpu.c). That half owns the reservation,
- * CPU-hotplug registration, the rules every control obeys, and the
- * cstatus and overflow bookkeeping; these hooks do the rest. They are
- * bound at link time: one definition per arch, no table of pointers.
+ * CPU-hotplug registration, the rules every control obeys and the cstatus
+ * bookkeeping; these hooks do the rest. They are bound at link time: one
+ * definition per arch, no table of pointers.
  * Documentation/perfctr/low-level-api.rst says who calls what, and when.
  */
 #ifndef _PERFCTR_CPU_ARCH_H
@@ -50,9 +50,12 @@ int perfctr_arch_check_control(const struct perfctr_cpu_state *state,
 			       bool is_global);
 void perfctr_arch_commit_control(struct perfctr_cpu_state *state);
 
-/* Counters in @mask (bit n: state->pmc[n]) overflowed; restarted already. */
-void perfctr_arch_ack_overflow(const struct perfctr_cpu_state *state,
-			       unsigned int mask);
+/*
+ * From the arch's overflow interrupt, in interrupt context: the high-level
+ * driver's handler (perfctr_cpu_set_ihandler()), if one is set, with the
+ * interrupted @pc.
+ */
+void perfctr_cpu_call_ihandler(unsigned long pc);
 
 /*
  * The hotplug callbacks (cpu.c), run on @cpu. Exported to the arch's
@@ -60,8 +63,5 @@ void perfctr_arch_ack_overflow(const struct perfctr_cpu_state *state,
  */
 int perfctr_cpu_online(unsigned int cpu);
 int perfctr_cpu_offline(unsigned int cpu);
-
-/* Control ids: 64 bits, never 0 (cpu.c; tests may move it on). */
-extern atomic64_t perfctr_next_control_id;
 
 #endif /* _PERFCTR_CPU_ARCH_H */

@@ -119,11 +119,15 @@ static inline void sim_resume(struct perfctr_cpu_state *state)
 	preempt_enable();
 }
 
-static inline void sim_suspend(struct perfctr_cpu_state *state)
+/* The overflowed i-mode counters, as perfctr_cpu_suspend() returns them. */
+static inline unsigned int sim_suspend(struct perfctr_cpu_state *state)
 {
+	unsigned int ovf;
+
 	preempt_disable();
-	perfctr_cpu_suspend(state);
+	ovf = perfctr_cpu_suspend(state);
 	preempt_enable();
+	return ovf;
 }
 
 static inline void sim_sample(struct perfctr_cpu_state *state)
@@ -133,12 +137,16 @@ static inline void sim_sample(struct perfctr_cpu_state *state)
 	preempt_enable();
 }
 
-/* One time slice of @state: resumed, @n events happen, suspended. */
-static inline void sim_run(struct perfctr_cpu_state *state, unsigned int n)
+/*
+ * One time slice of @state: resumed, @n events happen, suspended. Returns
+ * what the suspend did.
+ */
+static inline unsigned int sim_run(struct perfctr_cpu_state *state,
+				   unsigned int n)
 {
 	sim_resume(state);
 	sim_tick(n);
-	sim_suspend(state);
+	return sim_suspend(state);
 }
 
 /*

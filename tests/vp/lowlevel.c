@@ -86,19 +86,27 @@ static void accumulate(struct perfctr_cpu_state *st)
 	}
 }
 
-void perfctr_cpu_suspend(struct perfctr_cpu_state *st)
+/*
+ * The i-mode counters fire_overflow() named, acked and restarted from
+ * ireset, as the API says suspend returns them.
+ */
+unsigned int perfctr_cpu_suspend(struct perfctr_cpu_state *st)
 {
-	unsigned int i, n = perfctr_cstatus_nrctrs(st->cstatus);
+	unsigned int i, n = perfctr_cstatus_nrctrs(st->cstatus), mask = 0;
 
 	if (resumed[fk_cpu] != st)
 		FK_FAIL("suspend of a state not resumed on CPU %d", fk_cpu);
 	accumulate(st);
-	for (i = perfctr_cstatus_nractrs(st->cstatus); i < n; i++)
-		if (ovf_pending & BIT(i))
-			st->pmc[i].start = 0;	/* counted up through 0 */
+	for (i = perfctr_cstatus_nractrs(st->cstatus); i < n; i++) {
+		if (!(ovf_pending & BIT(i)))
+			continue;
+		mask |= BIT(i);
+		st->pmc[i].start = st->control.ireset[i];
+	}
 	ovf_pending = 0;
 	resumed[fk_cpu] = NULL;
 	fk.suspends++;
+	return mask;
 }
 
 void perfctr_cpu_sample(struct perfctr_cpu_state *st)
@@ -106,21 +114,6 @@ void perfctr_cpu_sample(struct perfctr_cpu_state *st)
 	if (resumed[fk_cpu] != st)
 		FK_FAIL("sample of a state not resumed on CPU %d", fk_cpu);
 	accumulate(st);
-}
-
-unsigned int perfctr_cpu_identify_overflow(struct perfctr_cpu_state *st)
-{
-	unsigned int i, n = perfctr_cstatus_nrctrs(st->cstatus), mask = 0;
-
-	if (where_resumed(st) >= 0)
-		FK_FAIL("identify_overflow() of a resumed state");
-	for (i = perfctr_cstatus_nractrs(st->cstatus); i < n; i++) {
-		if (perfctr_ictr_overflowed(st->pmc[i].start)) {
-			mask |= BIT(i);
-			st->pmc[i].start = st->control.ireset[i];
-		}
-	}
-	return mask;
 }
 
 void perfctr_cpu_ireload(struct perfctr_cpu_state *st)

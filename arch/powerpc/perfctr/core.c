@@ -86,8 +86,8 @@ static int pp_check_ctrs(const struct perfctr_cpu_control *c, u32 *imask,
 /*
  * MMCR0: the event selects come from evntsel[] and FC is the driver's.
  * TBEE is refused: a timebase event is no counter overflow, so
- * perfctr_cpu_identify_overflow() could not report it, and with FCECE it
- * would freeze the counters for good. The exception is enabled exactly
+ * perfctr_cpu_suspend() could not report it, and with FCECE it would
+ * freeze the counters for good. The exception is enabled exactly
  * when there are i-mode counters, each of those with its overflow
  * condition on; a condition must not cover an a-mode counter, whose wrap
  * past the msb is no overflow.
@@ -236,11 +236,12 @@ static bool pp_user_reads_pmcs(void)
 	return pp_family.features & PERFCTR_FEATURE_RDPMC;
 }
 
-void perfctr_cpu_suspend(struct perfctr_cpu_state *state)
+unsigned int perfctr_cpu_suspend(struct perfctr_cpu_state *state)
 {
 	struct pp_cache *cache = this_cpu_ptr(&pp_caches);
 	u32 cstatus = state->cstatus;
 	unsigned int nrctrs = perfctr_cstatus_nrctrs(cstatus);
+	unsigned int ovf = 0;
 
 	if (nrctrs && pp_mmcr0_async(state, cache))
 		pp_save_async(state, cache);
@@ -261,6 +262,12 @@ void perfctr_cpu_suspend(struct perfctr_cpu_state *state)
 		/* The i-mode values are gone from the hardware. */
 		state->k1.isuspend_cpu = -1;
 	}
+	/* No flag to acknowledge: resume's preset clears the msb. */
+	if (perfctr_cstatus_has_ictrs(cstatus))
+		ovf = perfctr_ictrs_restart(state);
+	if (ovf)
+		perfctr_cpu_ireload(state);
+	return ovf;
 }
 
 /*
@@ -366,12 +373,6 @@ int perfctr_cpu_perfmon_control(struct perfctr_cpu_control *control,
 				unsigned int *slot)
 {
 	return -EOPNOTSUPP;
-}
-
-/* Nothing to acknowledge: the interrupt handler cleared the condition. */
-void perfctr_arch_ack_overflow(const struct perfctr_cpu_state *state,
-			       unsigned int mask)
-{
 }
 
 /* Also undoes what FCECE or TRIGGER did: the counters restart as set up. */

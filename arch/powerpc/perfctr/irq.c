@@ -20,12 +20,6 @@
 
 /* The state resumed on each CPU with i-mode counters, or NULL. */
 static DEFINE_PER_CPU(struct perfctr_cpu_state *, pp_armed);
-static perfctr_ihandler_t pp_ihandler;
-
-void perfctr_cpu_set_ihandler(perfctr_ihandler_t handler)
-{
-	WRITE_ONCE(pp_ihandler, handler);
-}
 
 /* Resume: before MMCR0 turns PMXE on, so no overflow is missed. */
 void pp_irq_arm(struct perfctr_cpu_state *state)
@@ -51,7 +45,6 @@ void pp_perf_irq(struct pt_regs *regs)
 {
 	struct perfctr_cpu_state *state = this_cpu_read(pp_armed);
 	struct pp_cache *cache = pp_this_cache();
-	perfctr_ihandler_t handler;
 	u32 mmcr0;
 
 	if (!state) {
@@ -64,7 +57,5 @@ void pp_perf_irq(struct pt_regs *regs)
 		return;
 	}
 	pp_save_async(state, cache);
-	handler = READ_ONCE(pp_ihandler);
-	if (handler)
-		handler(instruction_pointer(regs));
+	perfctr_cpu_call_ihandler(instruction_pointer(regs));
 }

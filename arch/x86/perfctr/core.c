@@ -173,14 +173,16 @@ static void pc_gate_off(const struct perfctr_cpu_state *state,
 	}
 }
 
-void perfctr_cpu_suspend(struct perfctr_cpu_state *state)
+unsigned int perfctr_cpu_suspend(struct perfctr_cpu_state *state)
 {
 	struct pc_cache *cache = this_cpu_ptr(&pc_caches);
 	u32 cstatus = state->cstatus;
+	unsigned int ovf = 0;
 
 	if (perfctr_cstatus_has_ictrs(cstatus)) {
 		pc_isuspend(state, cache);
-		pc_irq_disarm(state);
+		ovf = perfctr_ictrs_restart(state);
+		pc_irq_disarm(ovf);
 	}
 	/* Stopped first, so the sums end where the counting did. */
 	if (perfctr_cstatus_nrctrs(cstatus))
@@ -189,6 +191,12 @@ void perfctr_cpu_suspend(struct perfctr_cpu_state *state)
 	if (perfctr_cstatus_has_tsc(cstatus))
 		perfctr_accumulate(&state->tsc_sum, &state->tsc_start,
 				   pc_rdtsc_low());
+	if (ovf) {
+		if (pc_family.ack_overflow)
+			pc_family.ack_overflow(state, ovf);
+		perfctr_cpu_ireload(state);
+	}
+	return ovf;
 }
 
 /*
@@ -316,13 +324,6 @@ int perfctr_cpu_read_tsc(u64 *tsc)
 		return -EOPNOTSUPP;
 	*tsc = pc_rdtsc();
 	return 0;
-}
-
-void perfctr_arch_ack_overflow(const struct perfctr_cpu_state *state,
-			       unsigned int mask)
-{
-	if (pc_family.ack_overflow)
-		pc_family.ack_overflow(state, mask);
 }
 
 void perfctr_cpu_ireload(struct perfctr_cpu_state *state)

@@ -27,21 +27,14 @@ struct pc_irq_cpu {
 };
 
 static DEFINE_PER_CPU(struct pc_irq_cpu, pc_irq);
-static perfctr_ihandler_t pc_ihandler;
-
-void perfctr_cpu_set_ihandler(perfctr_ihandler_t handler)
-{
-	WRITE_ONCE(pc_ihandler, handler);
-}
 
 static bool pc_ictrs_overflowed(const struct perfctr_cpu_state *state)
 {
 	unsigned int i = perfctr_cstatus_nractrs(state->cstatus);
 	unsigned int nrctrs = perfctr_cstatus_nrctrs(state->cstatus);
 
-	/* Preset negative: a non-negative count has wrapped. */
 	for (; i < nrctrs; i++)
-		if ((s32)pc_read_counter(state->pmc[i].map) >= 0)
+		if (perfctr_ictr_overflowed(pc_read_counter(state->pmc[i].map)))
 			return true;
 	return false;
 }
@@ -65,10 +58,8 @@ int pc_nmi_handler(unsigned int cmd, struct pt_regs *regs)
 static void pc_irq_work_fn(struct irq_work *work)
 {
 	struct pc_irq_cpu *p = container_of(work, struct pc_irq_cpu, work);
-	perfctr_ihandler_t handler = READ_ONCE(pc_ihandler);
 
-	if (handler)
-		handler(p->pc);
+	perfctr_cpu_call_ihandler(p->pc);
 }
 
 /* Resume: before the counters are enabled, so no overflow is missed. */
@@ -83,22 +74,16 @@ void pc_irq_arm(struct perfctr_cpu_state *state)
 
 /*
  * Suspend: after the i-mode counters are stopped and read. A PMI can still
- * be in flight only if one of them has wrapped; otherwise no later NMI is
- * ours. An NMI can land between any two of these stores: "armed" is
- * published before "state" goes, so one that finds no state finds the
- * final "armed", and a latched PMI is still claimed.
+ * be in flight only if one of them has wrapped (@overflowed); otherwise no
+ * later NMI is ours. An NMI can land between any two of these stores:
+ * "armed" is published before "state" goes, so one that finds no state
+ * finds the final "armed", and a latched PMI is still claimed.
  */
-void pc_irq_disarm(const struct perfctr_cpu_state *state)
+void pc_irq_disarm(bool overflowed)
 {
 	struct pc_irq_cpu *p = this_cpu_ptr(&pc_irq);
-	unsigned int i = perfctr_cstatus_nractrs(state->cstatus);
-	unsigned int nrctrs = perfctr_cstatus_nrctrs(state->cstatus);
-	bool armed = false;
 
-	for (; i < nrctrs; i++)
-		if (perfctr_ictr_overflowed(state->pmc[i].start))
-			armed = true;
-	WRITE_ONCE(p->armed, armed);
+	WRITE_ONCE(p->armed, overflowed);
 	barrier();
 	pc_nmi_window();
 	WRITE_ONCE(p->state, NULL);

@@ -195,7 +195,7 @@ bool pc_evntsel_counts_kernel(const struct perfctr_cpu_state *state);
 
 /* Overflow interrupts (irq.c). */
 void pc_irq_arm(struct perfctr_cpu_state *state);
-void pc_irq_disarm(const struct perfctr_cpu_state *state);
+void pc_irq_disarm(bool overflowed);
 void pc_irq_setup_cpu(void);
 void pc_irq_restore_cpu(void);
 int pc_irq_init(void);

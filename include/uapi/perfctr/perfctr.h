@@ -29,14 +29,16 @@ struct perfctr_pmc_state {
 };
 
 /*
- * The state of one set of counters. User space sees this much of it
- * through the mmap'd state page; the size of pmc[] is not part of the
- * ABI. The kernel appends its private data (see <perfctr/cpu.h>).
+ * The state of one set of counters. The size of pmc[] is not part of the
+ * ABI. The kernel appends its private data (see <perfctr/cpu.h>), which
+ * the mmap'd state page shows too but which is no ABI: among it the
+ * control's 64-bit id, a random-looking value that only tells whether
+ * the control changed.
  */
 struct perfctr_cpu_state_user {
 	__u32 cstatus;
 	struct {		/* opaque to user space */
-		__u32 id;	/* unused, 0 (the control id is kernel-only) */
+		__u32 id;	/* unused, 0 (the control id is kernel data) */
 		__s32 isuspend_cpu;	/* CPU where i-mode ctrs were stopped */
 	} k1;
 	__u32 tsc_start;

@@ -18,7 +18,7 @@ static struct {
 	struct perfctr_cpu_state *state;
 } seen;
 
-/* What the high-level driver does: suspend, identify, signal. */
+/* What the high-level driver does: suspend, which finds the overflow. */
 static void record_overflow(unsigned long pc)
 {
 	seen.calls++;
@@ -27,10 +27,8 @@ static void record_overflow(unsigned long pc)
 	seen.cache_exact = pp_this_cache()->mmcr[0] == seen.mmcr0;
 	seen.irqs_off = irqs_disabled();
 	seen.preemptible = preemptible();
-	if (seen.state) {
-		perfctr_cpu_suspend(seen.state);
-		seen.mask = perfctr_cpu_identify_overflow(seen.state);
-	}
+	if (seen.state)
+		seen.mask = perfctr_cpu_suspend(seen.state);
 }
 
 static int irq_test_init(struct kunit *test)
@@ -122,8 +120,10 @@ static void ppc_irq_overflow_reaches_handler(struct kunit *test)
 	 */
 	KUNIT_EXPECT_TRUE(test, seen.irqs_off);
 	KUNIT_EXPECT_FALSE(test, seen.preemptible);
+	/* Bit 0 (0x80000000) of PMC1 set: its counter, index 0, overflowed. */
 	KUNIT_EXPECT_EQ(test, seen.mask, 1U);
 	KUNIT_EXPECT_EQ(test, state->pmc[0].sum, 0x100ULL);
+	KUNIT_EXPECT_EQ(test, state->pmc[0].start, 0x7FFFFF00U);
 	KUNIT_EXPECT_EQ(test, perfctr_ppc_sim.mmcr[0] & PMXE, 0U);
 	/* Restarted from ireset, PMXE back on. */
 	sim_resume(state);
@@ -139,12 +139,11 @@ static void ppc_irq_late_is_absorbed(struct kunit *test)
 
 	state = record_overflowing(test, &sim_ppc_7410, 2, 0x100);
 	KUNIT_ASSERT_TRUE(test, perfctr_ppc_sim.pmi_pending);
-	sim_suspend(state);
+	/* The overflow itself is found at suspend all the same. */
+	KUNIT_EXPECT_EQ(test, sim_suspend(state), 1U);
 	KUNIT_EXPECT_TRUE(test, deliver_pmi(0x1000));
 	KUNIT_EXPECT_EQ(test, seen.calls, 0U);
 	KUNIT_EXPECT_EQ(test, perfctr_ppc_sim.mmcr[0] & PMXE, 0U);
-	/* The overflow itself is found at suspend all the same. */
-	KUNIT_EXPECT_EQ(test, perfctr_cpu_identify_overflow(state), 1U);
 }
 
 /* No high-level handler installed: the exception is still absorbed. */
@@ -170,7 +169,9 @@ static void ppc_irq_spurious(struct kunit *test)
 	perfctr_ppc_sim.pmi_pending = true;	/* e.g. a timebase event */
 	KUNIT_EXPECT_TRUE(test, deliver_pmi(0x3000));
 	KUNIT_EXPECT_EQ(test, seen.calls, 1U);
+	/* 0, and the counter carries on from where it was: untouched. */
 	KUNIT_EXPECT_EQ(test, seen.mask, 0U);
+	KUNIT_EXPECT_EQ(test, state->pmc[0].start, 0x7FFFFF10U);
 	sim_resume(state);
 	KUNIT_EXPECT_NE(test, perfctr_ppc_sim.mmcr[0] & PMXE, 0U);
 	KUNIT_EXPECT_EQ(test, perfctr_ppc_sim.pmc[5], 0x7FFFFF10U);

@@ -132,8 +132,7 @@ static void irq_overflow_calls_handler(struct kunit *test)
 	KUNIT_EXPECT_TRUE(test, handler_irqs_off);
 	KUNIT_EXPECT_FALSE(test, handler_preemptible);
 	/* What the high-level handler does next. */
-	sim_suspend(state);
-	KUNIT_EXPECT_EQ(test, perfctr_cpu_identify_overflow(state), 1U << 1);
+	KUNIT_EXPECT_EQ(test, sim_suspend(state), 1U << 1);
 	KUNIT_EXPECT_EQ(test, state->pmc[1].sum, 150ULL);
 	sim_resume(state);
 	KUNIT_EXPECT_EQ(test, perfctr_x86_sim.lvtpc, APIC_DM_NMI);
@@ -145,12 +144,11 @@ static void irq_late_nmi_claimed_once(struct kunit *test)
 {
 	struct perfctr_cpu_state *state = imode_state(test, -100);
 
-	sim_run(state, 150);
+	KUNIT_EXPECT_EQ(test, sim_run(state, 150), 1U << 1);
 	KUNIT_EXPECT_EQ(test, deliver_nmi(1), NMI_HANDLED);
 	KUNIT_EXPECT_EQ(test, deliver_nmi(2), NMI_DONE);
 	wait_for_handler();
 	KUNIT_EXPECT_EQ(test, atomic_read(&handler_calls), 1);
-	KUNIT_EXPECT_EQ(test, perfctr_cpu_identify_overflow(state), 1U << 1);
 }
 
 /* Suspended without a wrap: a later NMI is someone else's. */
@@ -158,9 +156,73 @@ static void irq_no_late_claim_without_overflow(struct kunit *test)
 {
 	struct perfctr_cpu_state *state = imode_state(test, -100);
 
-	sim_run(state, 50);
+	KUNIT_EXPECT_EQ(test, sim_run(state, 50), 0U);
 	KUNIT_EXPECT_EQ(test, deliver_nmi(4), NMI_DONE);
 	KUNIT_EXPECT_EQ(test, atomic_read(&handler_calls), 0);
+}
+
+/*
+ * The low-level API: "after overflowing [i-mode counters] are reset to
+ * their (re)start values". The SDM: a counter preset to -100 overflows
+ * (and interrupts, with the INT bit) after 100 events, counting up
+ * through zero. 150 events later suspend reports that counter, bit 1 for
+ * state->pmc[1], and has restarted it: its start is ireset again and the
+ * next resume writes the preset, sign-extended to the counter's width.
+ * The a-mode counter beside it counted 150 too, and is not reported.
+ */
+static void irq_suspend_reports_overflow(struct kunit *test)
+{
+	struct perfctr_cpu_state *state = imode_state(test, -100);
+	unsigned int w;
+
+	sim_resume(state);
+	perfctr_x86_sim_tick(150);
+	KUNIT_EXPECT_EQ(test, sim_suspend(state), 1U << 1);
+	KUNIT_EXPECT_EQ(test, state->pmc[1].start, (u32)-100);
+	KUNIT_EXPECT_EQ(test, state->pmc[1].sum, 150ULL);
+	KUNIT_EXPECT_EQ(test, state->pmc[0].sum, 150ULL);
+	KUNIT_EXPECT_EQ(test, perfctr_x86_sim_counter(1), 50ULL);
+	w = perfctr_x86_sim.nr_wrmsr;
+	sim_resume(state);
+	KUNIT_EXPECT_EQ(test, perfctr_x86_sim_counter(1), preset(-100));
+	/* The preset, the select and the a-mode enable: nothing skipped. */
+	KUNIT_EXPECT_EQ(test, perfctr_x86_sim.nr_wrmsr,
+			w + 2 + start_writes(perfctr_x86_sim.m, 1));
+	sim_suspend(state);
+}
+
+/*
+ * No overflow (50 of 100 events): 0, and the i-mode counter is left as it
+ * is: its start is the count so far, and resumed on the same CPU with
+ * nobody in between it carries on from there, unwritten.
+ */
+static void irq_suspend_without_overflow(struct kunit *test)
+{
+	struct perfctr_cpu_state *state = imode_state(test, -100);
+	unsigned int w;
+
+	sim_resume(state);
+	perfctr_x86_sim_tick(50);
+	KUNIT_EXPECT_EQ(test, sim_suspend(state), 0U);
+	KUNIT_EXPECT_EQ(test, state->pmc[1].start, (u32)-50);
+	KUNIT_EXPECT_EQ(test, state->k1.isuspend_cpu, (s32)smp_processor_id());
+	w = perfctr_x86_sim.nr_wrmsr;
+	sim_resume(state);
+	KUNIT_EXPECT_EQ(test, perfctr_x86_sim_counter(1), preset(-50));
+	KUNIT_EXPECT_EQ(test, perfctr_x86_sim.nr_wrmsr,
+			w + 1 + start_writes(perfctr_x86_sim.m, 1));
+	sim_suspend(state);
+}
+
+/* An a-mode counter past 2^31 is no overflow: never reported. */
+static void irq_suspend_amode_never_reported(struct kunit *test)
+{
+	struct perfctr_cpu_state *state = amode_state(test, 1, 0xC0);
+
+	sim_resume(state);
+	perfctr_x86_sim_tick(0x80000010);
+	KUNIT_EXPECT_EQ(test, sim_suspend(state), 0U);
+	KUNIT_EXPECT_EQ(test, state->pmc[0].sum, 0x80000010ULL);
 }
 
 /* A-mode only: NMIs are never ours. */
@@ -268,6 +330,9 @@ static struct kunit_case irq_test_cases[] = {
 	KUNIT_CASE(irq_resume_unmasks),
 	KUNIT_CASE(irq_not_ours_without_overflow),
 	KUNIT_CASE(irq_overflow_calls_handler),
+	KUNIT_CASE(irq_suspend_reports_overflow),
+	KUNIT_CASE(irq_suspend_without_overflow),
+	KUNIT_CASE(irq_suspend_amode_never_reported),
 	KUNIT_CASE(irq_late_nmi_claimed_once),
 	KUNIT_CASE(irq_no_late_claim_without_overflow),
 	KUNIT_CASE(irq_amode_never_claims),

@@ -258,17 +258,16 @@ static void sec_release_zeroes_counters(struct kunit *test)
 /*
  * F12: two controls whose ids agree in the low 32 bits are two
  * controls: the second is loaded and the first one's counts scrubbed.
+ * (The ids are set by hand: validation makes them unpredictable.)
  */
 static void sec_control_id_64bit(struct kunit *test)
 {
 	struct perfctr_cpu_state *a, *b;
 
-	atomic64_set(&perfctr_next_control_id, BIT_ULL(32) + 4);
 	a = amode_state(test, 1, 0x16);
-	atomic64_set(&perfctr_next_control_id, 4);
 	b = amode_state(test, 1, 0x17);
-	KUNIT_ASSERT_EQ(test, (u32)a->id, (u32)b->id);
-	KUNIT_ASSERT_NE(test, a->id, b->id);
+	a->id = BIT_ULL(32) + 4;
+	b->id = 4;
 	sim_run(a, 1000);
 	sim_resume(b);
 	KUNIT_EXPECT_EQ(test, perfctr_x86_sim.sel[0] & 0xFF, 0x17ULL);
@@ -276,6 +275,34 @@ static void sec_control_id_64bit(struct kunit *test)
 	perfctr_x86_sim_tick(10);
 	sim_suspend(b);
 	KUNIT_EXPECT_EQ(test, b->pmc[0].sum, 10ULL);
+}
+
+/*
+ * S7: every state page shows its control's id, so the id must tell its
+ * reader nothing about anyone else's activity. Validating the same
+ * control again gives a new id (it still names a new control for the
+ * register caches), never 0; and ids in a row are not consecutive, nor
+ * a constant step apart, as a counter's would be. Random ids fail this
+ * with a chance below 2^-60.
+ */
+static void sec_control_id_reveals_nothing(struct kunit *test)
+{
+	struct perfctr_cpu_state *state = amode_state(test, 1, 0x16);
+	u64 id[4];
+	unsigned int i;
+
+	for (i = 0; i < ARRAY_SIZE(id); i++) {
+		KUNIT_ASSERT_EQ(test, perfctr_cpu_update_control(state, false), 0);
+		id[i] = state->id;
+		KUNIT_EXPECT_NE(test, id[i], 0ULL);
+		KUNIT_EXPECT_EQ(test, state->k1.id, 0U);
+	}
+	for (i = 1; i < ARRAY_SIZE(id); i++) {
+		KUNIT_EXPECT_NE(test, id[i], id[i - 1]);
+		KUNIT_EXPECT_NE(test, id[i] - id[i - 1], 1ULL);
+	}
+	for (i = 2; i < ARRAY_SIZE(id); i++)
+		KUNIT_EXPECT_NE(test, id[i] - id[i - 1], id[i - 1] - id[i - 2]);
 }
 
 /*
@@ -331,6 +358,7 @@ static struct kunit_case sec_k7_cases[] = {
 	KUNIT_CASE(sec_disarm_window_claims_overflow),
 	KUNIT_CASE(sec_disarm_window_not_ours),
 	KUNIT_CASE(sec_control_id_64bit),
+	KUNIT_CASE(sec_control_id_reveals_nothing),
 	{}
 };
 
