@@ -172,6 +172,35 @@ int vp_may_write(const struct vperfctr *v, const struct vp_writer *w)
 	return v ? -EBUSY : 0;
 }
 
+/* May @w give @task (whose set is @v, or NULL) a control now? */
+static int vp_may_set(struct task_struct *task, const struct vperfctr *v,
+		      const struct vp_writer *w, bool uses_hw)
+{
+	int err;
+
+	if (READ_ONCE(task->flags) & PF_EXITING)	/* since vp_file_task() */
+		return -ESRCH;
+	err = vp_may_write(v, w);
+	if (err)
+		return err;
+	/* Counters on an HT P4: only on CPUs allowed to use them. */
+	if (uses_hw && cpumask_intersects(task->cpus_ptr,
+					  &perfctr_cpus_forbidden_mask))
+		return -EINVAL;
+	return 0;
+}
+
+/* Installed: @v holds the hardware if its control uses it, else not. */
+static void vp_hw_settle(struct vperfctr *v, bool uses_hw, bool got_hw)
+{
+	if (got_hw)
+		v->reserved = true;
+	if (!uses_hw && v->reserved) {
+		v->reserved = false;
+		vp_hw_put();
+	}
+}
+
 /* @new replaces @task's control, or nothing changes. */
 int vp_set_control(struct task_struct *task, struct perfctr_cpu_state *new,
 		   const struct vperfctr_control *uc, struct vp_prep *p,
@@ -183,15 +212,9 @@ int vp_set_control(struct task_struct *task, struct perfctr_cpu_state *new,
 	int err;
 
 	lockdep_assert_held(&vp_mutex);
-	if (READ_ONCE(task->flags) & PF_EXITING)	/* since vp_file_task() */
-		return -ESRCH;
-	err = vp_may_write(v, w);
+	err = vp_may_set(task, v, w, uses_hw);
 	if (err)
 		return err;
-	/* Counters on an HT P4: only on CPUs allowed to use them. */
-	if (uses_hw && cpumask_intersects(task->cpus_ptr,
-					  &perfctr_cpus_forbidden_mask))
-		return -EINVAL;
 	if (uses_hw && !(v && v->reserved)) {
 		err = vp_hw_get();
 		if (err)
@@ -209,12 +232,7 @@ int vp_set_control(struct task_struct *task, struct perfctr_cpu_state *new,
 	err = vp_install(v, new, uc, p, w->old);
 	if (err)
 		goto out_hw;
-	if (got_hw)
-		v->reserved = true;
-	if (!uses_hw && v->reserved) {
-		v->reserved = false;
-		vp_hw_put();
-	}
+	vp_hw_settle(v, uses_hw, got_hw);
 	return 0;
 
 out_hw:
