@@ -172,6 +172,7 @@ int vp_may_write(const struct vperfctr *v, const struct vp_writer *w)
 	return v ? -EBUSY : 0;
 }
 
+/* May @w give @task (whose set is @v, or NULL) a control now? */
 static int vp_may_set(struct task_struct *task, const struct vperfctr *v,
 		      const struct vp_writer *w, bool uses_hw)
 {
