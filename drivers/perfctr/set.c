@@ -688,14 +688,19 @@ struct vperfctr *vp_create(struct task_struct *task)
 	vp_creds_take(&v->creds, task);
 	__module_get(THIS_MODULE);	/* our file is open: we are live */
 	if (task != current) {
+		/*
+		 * LINKING before the link work is queued: it may run at once,
+		 * in the task's exit, and drop the set (vp_link()). Its reap
+		 * then waits for vp_mutex, and the control finds it dead.
+		 */
+		raw_spin_lock_irq(&v->lock);
+		vp_life_move(v, VP_LINKING);
+		raw_spin_unlock_irq(&v->lock);
 		init_task_work(&v->twork, vp_link_fn);
 		if (task_work_add(task, &v->twork, TWA_RESUME)) {
 			vp_free(v);	/* never seen: no one else has it */
 			return ERR_PTR(-ESRCH);	/* it is exiting */
 		}
-		raw_spin_lock_irq(&v->lock);
-		vp_life_move(v, VP_LINKING);
-		raw_spin_unlock_irq(&v->lock);
 	}
 	hash_add_rcu(vp_hash, &v->node, (unsigned long)task);
 	if (task == current)

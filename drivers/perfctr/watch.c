@@ -27,6 +27,7 @@
 #include <linux/rcupdate.h>
 #include <linux/rhashtable.h>
 #include <linux/sched.h>
+#include <linux/sched/signal.h>
 #include <linux/sched/coredump.h>
 #include <linux/sched/mm.h>
 #include <linux/sched/task.h>
@@ -162,7 +163,9 @@ static struct vp_watch *vp_watch_find_or_make(struct task_struct *task)
 	for (;;) {
 		w = vp_watch_hold(task);
 		if (w == ERR_PTR(-EAGAIN)) {	/* its last file is closing */
-			cond_resched();
+			if (fatal_signal_pending(current))
+				return ERR_PTR(-EINTR);
+			schedule_timeout_killable(1);
 			continue;
 		}
 		if (w)
@@ -195,9 +198,9 @@ static void vp_watch_take_mm(struct vp_watch *w, struct task_struct *task)
 	mm = task->mm;
 	raw_spin_lock_irq(&w->lock);
 	old = w->mm;
-	if (mm != old) {
-		if (mm)
-			mmgrab(mm);
+	/* Not NULL after exit_mm(): the exit probe needs the thread's own. */
+	if (mm && mm != old) {
+		mmgrab(mm);
 		w->mm = mm;
 	} else {
 		old = NULL;

@@ -58,6 +58,37 @@ START_TEST(final_nodump_switched_out_at_exit)
 	ck_assert_int_eq(t->mm_store.count, 0);	/* the watch let it go */
 }
 
+/*
+ * A sibling opens the thread's file after exit_mm() and before its exit
+ * probe: refused (ESRCH), and the earlier file still reads the final sums
+ * (the watch keeps the thread's mm, not the NULL it has now).
+ */
+START_TEST(final_open_racing_exit_keeps_mm)
+{
+	struct task_struct *t = fk_task("T", 0), *s = fk_thread(t, 1);
+	struct vperfctr_control c = fk_ctl(1, 0);
+	struct perfctr_sum_ctrs sums;
+	struct fk_file f, g;
+
+	fk_as(t);
+	ck_assert_int_eq(fk_control(t, &c), 0);
+	ck_assert_int_eq(fk_open(&f, &vperfctr_sums_fops, t), 0);
+	fk_advance(30);
+	fk_exit_begin(t);
+	fk_as(s);
+	ck_assert_int_eq(fk_open(&g, &vperfctr_sums_fops, t), -ESRCH);
+	fk_exit_probe(t);
+	fk_exit_work(t);
+	fk_exit_dead(t);
+	run_works();
+	fk_as(s);
+	ck_assert_int_eq(fk_read(&f, &sums, sizeof(sums)), sizeof(sums));
+	ck_assert_uint_eq(sums.pmc[0], 30);
+	fk_close(&f);
+	fk_exit(s);
+	run_works();
+}
+
 /* An exec swaps the mm the watch keeps: the new program's counts. */
 START_TEST(final_after_exec_reads_new_mm)
 {
@@ -174,6 +205,7 @@ void area_files(Suite *s)
 	tcase_add_test(tc, final_unlinked_reads_none);
 	tcase_add_test(tc, final_nodump_switched_out_at_exit);
 	tcase_add_test(tc, final_after_exec_reads_new_mm);
+	tcase_add_test(tc, final_open_racing_exit_keeps_mm);
 	tcase_add_test(tc, changes_after_exit_refused);
 	tcase_add_test(tc, user_copy_faults);
 	tcase_add_test(tc, open_permission);

@@ -669,9 +669,20 @@ void fk_ptrace_cont(struct task_struct *t)
 
 /* --- task_work: LIFO, as task_work_add() pushes and the run pops --- */
 
+static void (*twork_hook)(void *arg);
+static void *twork_hook_arg;
+
+void on_next_task_work(void (*fn)(void *arg), void *arg)
+{
+	twork_hook = fn;
+	twork_hook_arg = arg;
+}
+
 int task_work_add(struct task_struct *task, struct callback_head *work,
 		  int notify)
 {
+	struct task_struct *caller = current;
+	void (*fn)(void *arg) = twork_hook;
 	struct callback_head *w;
 
 	if (task->works_exited)
@@ -681,6 +692,11 @@ int task_work_add(struct task_struct *task, struct callback_head *work,
 			FK_FAIL("task_work queued twice on %s", task->comm);
 	work->next = task->task_works;
 	task->task_works = work;
+	if (fn) {			/* another CPU, then back to the caller */
+		twork_hook = NULL;
+		fn(twork_hook_arg);
+		fk_as(caller);
+	}
 	return 0;
 }
 

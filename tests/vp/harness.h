@@ -80,6 +80,11 @@ void run_works(void);
  * as another task with fk_as(); the context is restored after.
  */
 void on_next_lock(void *lock, void (*fn)(void *arg), void *arg);
+/*
+ * The next task_work_add() that succeeds runs @fn(@arg) right after,
+ * once: the task the work is for may run it at once (its exit).
+ */
+void on_next_task_work(void (*fn)(void *arg), void *arg);
 
 /* The lock of @task's set (driver.c), or NULL: for on_next_lock(). */
 raw_spinlock_t *vpt_set_lock(struct task_struct *task);

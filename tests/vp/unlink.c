@@ -151,6 +151,34 @@ START_TEST(tracer_control_then_run)
 	ck_assert_int_eq(fk.resumes, 1);
 }
 
+static void killed_now(void *arg)
+{
+	fk_ptrace_cont(arg);		/* SIGKILL wakes it from the stop */
+	fk_exit(arg);			/* and its exit runs the link */
+}
+
+/*
+ * The tracee is killed as the tracer's control queues its link: the link
+ * runs in its exit at once, before the control is done. The control
+ * finds the set dropped (ESRCH); nothing warns, nothing stays.
+ */
+START_TEST(tracer_control_races_tracee_kill)
+{
+	struct task_struct *t = fk_task("T", 0), *p = fk_task("P", 1);
+	struct vperfctr_control c = fk_ctl(1, 0);
+
+	fk_as(t);
+	fk_ptrace_stop(t, p);
+	fk_as(p);
+	on_next_task_work(killed_now, t);
+	ck_assert_int_eq(fk_control(t, &c), -ESRCH);
+	run_works();
+	ck_assert_int_eq(fk.registered, 0);
+	ck_assert_int_eq(fk.pages, 0);
+	ck_assert_int_eq(THIS_MODULE->refs, 0);
+	ck_assert_ptr_null(fk_hw_holder);
+}
+
 void area_unlink(Suite *s)
 {
 	TCase *tc = vp_tcase(s, "unlink");
@@ -162,4 +190,5 @@ void area_unlink(Suite *s)
 	tcase_add_test(tc, tracer_control_then_unlink_then_exit);
 	tcase_add_test(tc, tracer_control_then_exit);
 	tcase_add_test(tc, tracer_control_then_run);
+	tcase_add_test(tc, tracer_control_races_tracee_kill);
 }
