@@ -38,6 +38,7 @@
  */
 struct vp_file {
 	struct vp_watch *w;
+	kuid_t uid;			/* the opener's, charged for it */
 	struct vp_creds creds;
 	bool dumpable;
 	bool own;			/* opened by the thread's own process */
@@ -59,9 +60,14 @@ struct vp_file *vp_file_open(struct task_struct *task)
 	f->own = same_thread_group(task, current);
 	if (task != current && !perfctr_may_read_task(task))
 		err = -EACCES;
+	f->uid = current_uid();
+	if (!err)
+		err = vp_files_charge(f->uid);
 	if (!err) {
 		f->w = vp_watch_get(task);
 		err = PTR_ERR_OR_ZERO(f->w);
+		if (err)
+			vp_files_uncharge(f->uid);
 	}
 	if (!err)
 		return f;
@@ -72,6 +78,7 @@ struct vp_file *vp_file_open(struct task_struct *task)
 void vp_file_close(struct vp_file *f)
 {
 	vp_watch_put(f->w);
+	vp_files_uncharge(f->uid);
 	kfree(f);
 }
 

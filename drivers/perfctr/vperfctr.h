@@ -177,7 +177,6 @@ struct vp_watch {
 	struct vp_creds exit_creds;
 	bool exit_dumpable;
 	struct mm_struct *mm;		/* the thread's, mmgrab()bed */
-	kuid_t uid;			/* charged for it */
 	struct rcu_head rcu;
 };
 
@@ -243,6 +242,8 @@ struct vp_watch *vp_watch_get(struct task_struct *task);
 void vp_watch_put(struct vp_watch *w);
 void vp_watch_exit(struct vperfctr *v);
 void vp_watch_exec(void);
+int vp_files_charge(kuid_t uid);
+void vp_files_uncharge(kuid_t uid);
 int vp_watches_init(void);
 void vp_watches_destroy(void);
 

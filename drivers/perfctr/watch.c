@@ -8,8 +8,9 @@
  * Every exit in the system looks for its watch, with preemption off: the
  * lookup is one RCU walk of a resizable hash, with no global lock, and
  * none at all while no watch exists. A watch pins its thread's
- * task_struct, so each user may keep only perfctr.watches_per_user of
- * them (Documentation/perfctr/virtual.rst, "Final counts").
+ * task_struct while any file refers to it, so each user may keep only
+ * perfctr.files_per_user such files open, each charged to its opener
+ * (Documentation/perfctr/virtual.rst, "Final counts").
  *
  * The watch also keeps the thread's mm_struct (not its memory), so that
  * its dumpability at the exit is read from its own: by the exit probe
@@ -48,17 +49,17 @@ static const struct rhashtable_params vp_watch_params = {
 static struct rhashtable vp_watches;
 static atomic_t vp_nr_watches = ATOMIC_INIT(0);
 
-/* Watches per user (real uid), vp_users_lock: an xarray of counts. */
-static unsigned int watches_per_user = 4096;
-module_param(watches_per_user, uint, 0644);
-MODULE_PARM_DESC(watches_per_user,
-		 "threads a user may keep open files of at a time (final counts)");
+/* Open files per user (real uid), vp_users_lock: an xarray of counts. */
+static unsigned int files_per_user = 4096;
+module_param(files_per_user, uint, 0644);
+MODULE_PARM_DESC(files_per_user,
+		 "files of /proc/perfctr/<tid>/ a user may keep open (each keeps its thread)");
 
 static DEFINE_XARRAY(vp_users);
 static DEFINE_MUTEX(vp_users_lock);
 
 /* -EMFILE past the limit, unless CAP_SYS_RESOURCE, as with rlimits. */
-static int vp_watch_charge(kuid_t uid)
+int vp_files_charge(kuid_t uid)
 {
 	unsigned long key = __kuid_val(uid);
 	unsigned long n;
@@ -66,7 +67,7 @@ static int vp_watch_charge(kuid_t uid)
 
 	mutex_lock(&vp_users_lock);
 	n = xa_to_value(xa_load(&vp_users, key) ?: xa_mk_value(0));
-	if (n >= READ_ONCE(watches_per_user) && !capable(CAP_SYS_RESOURCE))
+	if (n >= READ_ONCE(files_per_user) && !capable(CAP_SYS_RESOURCE))
 		err = -EMFILE;
 	else
 		err = xa_err(xa_store(&vp_users, key, xa_mk_value(n + 1),
@@ -75,7 +76,7 @@ static int vp_watch_charge(kuid_t uid)
 	return err;
 }
 
-static void vp_watch_uncharge(kuid_t uid)
+void vp_files_uncharge(kuid_t uid)
 {
 	unsigned long key = __kuid_val(uid);
 	unsigned long n;
@@ -93,7 +94,6 @@ static void vp_watch_free(struct vp_watch *w)
 {
 	if (w->mm)
 		mmdrop(w->mm);
-	vp_watch_uncharge(w->uid);
 	put_task_struct(w->task);
 	kfree_rcu(w, rcu);
 }
@@ -134,20 +134,13 @@ static struct vp_watch *vp_watch_hold(struct task_struct *task)
 	return dead ? ERR_PTR(-EAGAIN) : w;
 }
 
-/* A new watch of @task, charged to the caller, or an ERR_PTR. */
+/* A new watch of @task, or an ERR_PTR. */
 static struct vp_watch *vp_watch_new(struct task_struct *task)
 {
 	struct vp_watch *w = kzalloc(sizeof(*w), GFP_KERNEL_ACCOUNT);
-	int err;
 
 	if (!w)
 		return ERR_PTR(-ENOMEM);
-	w->uid = current_uid();
-	err = vp_watch_charge(w->uid);
-	if (err) {
-		kfree(w);
-		return ERR_PTR(err);
-	}
 	raw_spin_lock_init(&w->lock);
 	get_task_struct(task);
 	w->task = task;

@@ -34,3 +34,8 @@ int vpt_life_try(int from, int to, int *after)
 	return moved;
 }
 
+/* perfctr.files_per_user, as root would write it. */
+void vpt_files_per_user(unsigned int n)
+{
+	files_per_user = n;
+}

@@ -89,6 +89,39 @@ START_TEST(final_open_racing_exit_keeps_mm)
 	run_works();
 }
 
+/*
+ * Each open file is charged to its opener: a monitor's file on a thread
+ * whose own process also holds one does not stay charged to the monitor
+ * after it closes it (the thread's process keeps the watch alive).
+ */
+START_TEST(files_charged_to_each_opener)
+{
+	struct task_struct *t = fk_task("T", 0), *m = fk_task("M", 1);
+	struct task_struct *u = fk_task("U", 1);
+	struct fk_file mine, its, next;
+
+	vpt_files_per_user(1);
+	t->cred.uid.val = 2000;		/* another user's thread */
+	fk_as(t);
+	fk_ptrace_stop(t, m);		/* M may read it: its tracer */
+	fk_as(m);
+	ck_assert_int_eq(fk_open(&mine, &vperfctr_sums_fops, t), 0);
+	ck_assert_int_eq(fk_open(&next, &vperfctr_sums_fops, t), -EMFILE);
+	fk_ptrace_cont(t);
+	ck_assert_int_eq(fk_open(&its, &vperfctr_status_fops, t), 0);
+	fk_as(m);
+	fk_close(&mine);
+	/* M's one place is free again, though T's watch lives on. */
+	fk_as(u);
+	fk_ptrace_stop(u, m);
+	fk_as(m);
+	ck_assert_int_eq(fk_open(&next, &vperfctr_sums_fops, u), 0);
+	fk_close(&next);
+	fk_ptrace_cont(u);
+	fk_close(&its);
+	vpt_files_per_user(4096);
+}
+
 /* An exec swaps the mm the watch keeps: the new program's counts. */
 START_TEST(final_after_exec_reads_new_mm)
 {
@@ -206,6 +239,7 @@ void area_files(Suite *s)
 	tcase_add_test(tc, final_nodump_switched_out_at_exit);
 	tcase_add_test(tc, final_after_exec_reads_new_mm);
 	tcase_add_test(tc, final_open_racing_exit_keeps_mm);
+	tcase_add_test(tc, files_charged_to_each_opener);
 	tcase_add_test(tc, changes_after_exit_refused);
 	tcase_add_test(tc, user_copy_faults);
 	tcase_add_test(tc, open_permission);

@@ -94,6 +94,7 @@ raw_spinlock_t *vpt_set_lock(struct task_struct *task);
  * moved, 0 if not; *@after is its life then.
  */
 int vpt_life_try(int from, int to, int *after);
+void vpt_files_per_user(unsigned int n);
 
 /* --- the counter model --- */
 

@@ -716,7 +716,7 @@ struct xarray { struct fk_xa_item *items; };
 #define DEFINE_XARRAY(name)	struct xarray name = { NULL }
 #define xa_mk_value(v)		((void *)(((unsigned long)(v) << 1) | 1))
 #define xa_to_value(e)		((unsigned long)(e) >> 1)
-#define xa_err(e)		0
+#define xa_err(e)		((void)(e), 0)
 void *xa_load(struct xarray *xa, unsigned long index);
 void *xa_store(struct xarray *xa, unsigned long index, void *entry,
 	       gfp_t gfp);
