@@ -72,8 +72,13 @@ bool *sim_live_kernel_busy(unsigned int cpu)
 	return &per_cpu_ptr(&perfctr_x86_sim_pcpu, cpu)->kernel_busy;
 }
 
+/* The driver's calls to every CPU, for check_ibs (amd.rst, S6). */
+static unsigned int cpu_calls;
+module_param(cpu_calls, uint, 0444);
+
 void perfctr_sim_on_each_cpu(void (*fn)(void *))
 {
+	WRITE_ONCE(cpu_calls, cpu_calls + 1);
 	on_each_cpu(fn, NULL, 1);
 }
 

@@ -240,6 +240,25 @@ int param_put(const char *name, const char *val)
 	return err;
 }
 
+/* The parameter @name in *@val: 0, or the errno (ENOENT: none such). */
+int param_read(const char *name, long *val)
+{
+	char path[128], buf[24] = "";
+	int fd, err = 0;
+
+	if (!param_dir[0])
+		find_module();
+	snprintf(path, sizeof(path), "%s/%s", param_dir, name);
+	fd = open(path, O_RDONLY);
+	if (fd < 0)
+		return errno;
+	if (read(fd, buf, sizeof(buf) - 1) <= 0)
+		err = errno ? errno : EIO;
+	close(fd);
+	*val = atol(buf);
+	return err;
+}
+
 int param_get(const char *name)
 {
 	char path[128], buf[16] = "";

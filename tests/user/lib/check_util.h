@@ -112,6 +112,8 @@ void global_give(int fd);
 /* The loaded module's parameter @name: write @val (0 or errno); read. */
 int param_put(const char *name, const char *val);
 int param_get(const char *name);
+/* The same, without failing the test: 0 or the errno (ENOENT: no such). */
+int param_read(const char *name, long *val);
 
 /* --- child processes (kid.c) --- */
 
