@@ -153,14 +153,30 @@ bool vp_has_ctrs(const struct vperfctr *v)
  * An HT P4's second threads may not touch the counters: on such a CPU a
  * set with counters stands still (the page shows it stopped).
  */
+/* Stop @v for @why while @bad holds, and no longer. */
+static void vp_stop_while(struct vperfctr *v, unsigned int why, bool bad)
+{
+	if (bad && !(v->stopped & why))
+		vp_stop(v, why);
+	else if (!bad && (v->stopped & why))
+		vp_unstop(v, why);
+}
+
 static void vp_check_cpu(struct vperfctr *v)
 {
-	bool bad = vp_has_ctrs(v) && vp_forbidden_cpu();
+	vp_stop_while(v, VP_STOP_CPU, vp_has_ctrs(v) && vp_forbidden_cpu());
+}
 
-	if (bad && !(v->stopped & VP_STOP_CPU))
-		vp_stop(v, VP_STOP_CPU);
-	else if (!bad && (v->stopped & VP_STOP_CPU))
-		vp_unstop(v, VP_STOP_CPU);
+/*
+ * PR_SET_TSC after the set took the TSC (S8): the sums would go on
+ * timing what the owner forbade itself to time. The set stands still
+ * from its next switch-in (an exec's included) until the owner allows
+ * RDTSC again or writes a control without the TSC.
+ */
+static void vp_check_tsc(struct vperfctr *v)
+{
+	vp_stop_while(v, VP_STOP_NOTSC, v->page->cpu.control.tsc_on &&
+		      perfctr_task_notsc(current));
 }
 
 /* In the owner, between the exec's new exec id and our decision on it. */
@@ -183,6 +199,7 @@ static void vp_resume(struct vperfctr *v)
 	if (v->evicted)
 		vp_stop(v, VP_STOP_EVICT);
 	vp_check_cpu(v);
+	vp_check_tsc(v);
 	if (!st->cstatus)
 		return;
 	vp_begin(v);

@@ -70,7 +70,12 @@ static void vp_exec(void *data, struct task_struct *task, pid_t old_pid,
 		raw_spin_unlock_irqrestore(&v->lock, flags);
 		goto out;
 	}
-	/* An overflow signal due or queued at the exec is the old program's. */
+	/*
+	 * What counted so far, and an overflow signal due or queued, is the
+	 * old program's. A set that stays resumes afresh for the new one,
+	 * which rechecks what may have changed, a PR_SET_TSC (S8).
+	 */
+	vp_suspend(v);
 	v->ovf_mask = 0;
 	v->sig_mask = 0;
 	if (vp_survives_exec(v, bprm)) {

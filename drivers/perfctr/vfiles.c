@@ -393,6 +393,7 @@ static ssize_t vp_children_read(struct file *file, char __user *buf,
 /* Why a set stands still, as <tid>/status shows it: bit n of stopped. */
 static const char *const vp_stop_names[] = {
 	"suspended", "overflow", "forbidden-cpu", "evicted", "exec", "exited",
+	"notsc",
 };
 
 struct vp_status {

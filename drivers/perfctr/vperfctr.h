@@ -44,6 +44,7 @@ static_assert(sizeof(struct vperfctr_children) ==
 #define VP_STOP_EVICT	BIT(3)	/* the hardware was taken back */
 #define VP_STOP_EXEC	BIT(4)	/* exec'ing; sched_process_exec decides */
 #define VP_STOP_EXIT	BIT(5)	/* the owner is exiting: the sums are final */
+#define VP_STOP_NOTSC	BIT(6)	/* TSC counted, the owner's RDTSC forbidden */
 
 /*
  * A set's life (Documentation/perfctr/virtual.rst has the diagram). It

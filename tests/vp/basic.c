@@ -128,6 +128,121 @@ START_TEST(children_totals)
 	ck_assert_uint_eq(ch.sums.pmc[0], 50);
 }
 
+/* prctl(PR_SET_TSC, PR_TSC_SIGSEGV) in @t, as x86 records it (S8). */
+static void set_notsc(struct task_struct *t, bool on)
+{
+	if (on)
+		t->thread_flags |= BIT(TIF_NOTSC);
+	else
+		t->thread_flags &= ~BIT(TIF_NOTSC);
+}
+
+/* A control asking for the TSC while RDTSC is forbidden: EPERM, no set. */
+START_TEST(tsc_refused_after_prctl)
+{
+	struct task_struct *t = fk_task("T", 0);
+	struct vperfctr_control c = fk_ctl(1, 0);
+
+	fk_as(t);
+	set_notsc(t, true);
+	ck_assert_int_eq(fk_control(t, &c), -EPERM);
+	ck_assert_str_eq(fk_status(t), "none\n");
+	c.cpu_control.tsc_on = 0;		/* counters alone: fine */
+	ck_assert_int_eq(fk_control(t, &c), 0);
+	ck_assert_str_eq(fk_status(t), "running\n");
+}
+
+/*
+ * The TSC was on before the prctl: from the owner's next switch-in the
+ * set stands still ("stopped: notsc"), its sums frozen, until RDTSC is
+ * allowed again.
+ */
+START_TEST(tsc_stops_after_late_prctl)
+{
+	struct task_struct *t = fk_task("T", 0);
+	struct vperfctr_control c = fk_ctl(1, 0);
+	struct perfctr_sum_ctrs s;
+
+	fk_as(t);
+	ck_assert_int_eq(fk_control(t, &c), 0);
+	fk_advance(10);
+	set_notsc(t, true);
+	fk_sched_out(t);
+	fk_as(t);
+	ck_assert_str_eq(fk_status(t), "stopped: notsc\n");
+	fk_advance(1000);
+	ck_assert_int_eq(fk_sums(t, &s), 0);
+	ck_assert_uint_eq(s.tsc, 10);
+	ck_assert_uint_eq(s.pmc[0], 10);
+	set_notsc(t, false);
+	fk_sched_out(t);
+	fk_as(t);
+	ck_assert_str_eq(fk_status(t), "running\n");
+	fk_advance(5);
+	ck_assert_int_eq(fk_sums(t, &s), 0);
+	ck_assert_uint_eq(s.tsc, 15);
+}
+
+/* A set without the TSC is no business of PR_SET_TSC's. */
+START_TEST(tsc_off_counts_on_after_prctl)
+{
+	struct task_struct *t = fk_task("T", 0);
+	struct vperfctr_control c = fk_ctl(1, 0);
+	struct perfctr_sum_ctrs s;
+
+	c.cpu_control.tsc_on = 0;
+	fk_as(t);
+	ck_assert_int_eq(fk_control(t, &c), 0);
+	set_notsc(t, true);
+	fk_sched_out(t);
+	fk_as(t);
+	ck_assert_str_eq(fk_status(t), "running\n");
+	fk_advance(7);
+	ck_assert_int_eq(fk_sums(t, &s), 0);
+	ck_assert_uint_eq(s.pmc[0], 7);
+}
+
+/* Rewriting the control without the TSC makes the set count again. */
+START_TEST(tsc_dropped_counts_again)
+{
+	struct task_struct *t = fk_task("T", 0);
+	struct vperfctr_control c = fk_ctl(1, 0);
+	struct perfctr_sum_ctrs s;
+
+	fk_as(t);
+	ck_assert_int_eq(fk_control(t, &c), 0);
+	set_notsc(t, true);
+	fk_sched_out(t);
+	fk_as(t);
+	ck_assert_str_eq(fk_status(t), "stopped: notsc\n");
+	c.cpu_control.tsc_on = 0;
+	ck_assert_int_eq(fk_control(t, &c), 0);
+	ck_assert_str_eq(fk_status(t), "running\n");
+	fk_advance(3);
+	ck_assert_int_eq(fk_sums(t, &s), 0);
+	ck_assert_uint_eq(s.pmc[0], 3);
+}
+
+/* TIF_NOTSC outlives an exec; so does the set, standing still. */
+START_TEST(tsc_stopped_across_exec)
+{
+	struct task_struct *t = fk_task("T", 0);
+	struct vperfctr_control c = fk_ctl(1, 0);
+	const struct fk_exec plain = {};
+	struct perfctr_sum_ctrs s;
+
+	fk_as(t);
+	ck_assert_int_eq(fk_control(t, &c), 0);
+	fk_advance(4);
+	set_notsc(t, true);
+	ck_assert_int_eq(fk_exec(t, &plain), 0);
+	fk_return_to_user(t);
+	ck_assert_str_eq(fk_status(t), "stopped: notsc\n");
+	fk_advance(100);
+	ck_assert_int_eq(fk_sums(t, &s), 0);
+	ck_assert_uint_eq(s.tsc, 4);
+}
+
 void area_basic(Suite *s)
 {
 	TCase *tc = vp_tcase(s, "basic");
@@ -137,4 +252,9 @@ void area_basic(Suite *s)
 	tcase_add_test(tc, overflow_signal_iresume);
 	tcase_add_test(tc, exit_then_exited);
 	tcase_add_test(tc, children_totals);
+	tcase_add_test(tc, tsc_refused_after_prctl);
+	tcase_add_test(tc, tsc_stops_after_late_prctl);
+	tcase_add_test(tc, tsc_off_counts_on_after_prctl);
+	tcase_add_test(tc, tsc_dropped_counts_again);
+	tcase_add_test(tc, tsc_stopped_across_exec);
 }

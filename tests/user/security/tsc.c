@@ -154,6 +154,66 @@ START_TEST(notsc_counters_accepted)
 	kid_run(notsc_counters_kid, NULL);
 }
 
+/* This thread's status line, without its newline, or "" on error. */
+static void read_status(char *buf, size_t n)
+{
+	int fd = open(PERFCTR_ROOT "/self/status", O_RDONLY);
+	ssize_t len = fd < 0 ? -1 : read(fd, buf, n - 1);
+
+	if (fd >= 0)
+		close(fd);
+	buf[len > 0 ? len - 1 : 0] = '\0';
+}
+
+/*
+ * The TSC was on before the prctl: from the next switch-in the set
+ * stands still ("stopped: notsc"), its TSC sum frozen, until the thread
+ * allows RDTSC again. A sleep makes the switch.
+ */
+static int late_notsc_kid(int rd, int wr, void *arg)
+{
+	struct perfctr_sum_ctrs a, b;
+	struct vperfctr_control c;
+	char st[80];
+	int fd, sums;
+
+	(void)rd;
+	(void)wr;
+	(void)arg;
+	fd = open(SELF_CONTROL, O_RDWR);
+	sums = open(SELF_SUMS, O_RDONLY);
+	tsc_control(&c);
+	if (fd < 0 || sums < 0 || put_control(fd, &c) != CTL_SIZE)
+		return kid_fail(30);
+	if (prctl(PR_SET_TSC, PR_TSC_SIGSEGV, 0, 0, 0))
+		return kid_fail(31);
+	usleep(1000);
+	read_status(st, sizeof(st));
+	if (strcmp(st, "stopped: notsc"))
+		return kid_fail(32);
+	if (pread(sums, &a, sizeof(a), 0) != SUMS_SIZE)
+		return kid_fail(33);
+	work();
+	usleep(1000);
+	if (pread(sums, &b, sizeof(b), 0) != SUMS_SIZE || b.tsc != a.tsc)
+		return kid_fail(34);
+	if (prctl(PR_SET_TSC, PR_TSC_ENABLE, 0, 0, 0))
+		return kid_fail(35);
+	usleep(1000);
+	read_status(st, sizeof(st));
+	if (strcmp(st, "running"))
+		return kid_fail(36);
+	work();
+	if (pread(sums, &b, sizeof(b), 0) != SUMS_SIZE || b.tsc <= a.tsc)
+		return kid_fail(37);
+	return 0;
+}
+
+START_TEST(late_notsc_stops_the_set)
+{
+	kid_run(late_notsc_kid, NULL);
+}
+
 /* ppc32 has no such prctl (EINVAL): its timebase is always readable. */
 void sec_tsc_tcase(Suite *s)
 {
@@ -166,6 +226,7 @@ void sec_tsc_tcase(Suite *s)
 	tcase_add_test(tc, tsc_control_accepted);
 	tcase_add_test(tc, notsc_tsc_control_refused);
 	tcase_add_test(tc, notsc_tracer_control_refused);
+	tcase_add_test(tc, late_notsc_stops_the_set);
 	if (model)
 		tcase_add_test(tc, notsc_counters_accepted);
 }

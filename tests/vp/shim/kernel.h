@@ -459,6 +459,7 @@ struct task_struct {
 	unsigned int __state;
 	u64 self_exec_id;
 	unsigned int in_execve;
+	unsigned long thread_flags;	/* TIF_* */
 	struct cred cred;
 	struct mm_struct *mm, *active_mm;
 	const struct cpumask *cpus_ptr;
@@ -487,6 +488,14 @@ void put_task_struct(struct task_struct *t);
 struct task_struct *get_pid_task(struct pid *pid, int type);
 #define task_lock(t)	do { } while (0)
 #define task_unlock(t)	do { } while (0)
+/* x86's flag for prctl(PR_SET_TSC, PR_TSC_SIGSEGV); its number is ours. */
+#define TIF_NOTSC	16
+
+static inline bool test_tsk_thread_flag(struct task_struct *t, int flag)
+{
+	return t->thread_flags & BIT(flag);
+}
+
 static inline bool same_thread_group(struct task_struct *a,
 				     struct task_struct *b)
 {

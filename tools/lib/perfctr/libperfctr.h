@@ -113,7 +113,7 @@ int vperfctr_unlink(struct vperfctr *vp);
 /*
  * The set's state as <tid>/status says it, without the newline: "none",
  * "idle", "running" or "stopped: <why>[,<why>...]" (suspended, overflow,
- * forbidden-cpu, evicted).
+ * forbidden-cpu, evicted, exec, exited, notsc).
  */
 int vperfctr_read_status(struct vperfctr *vp, char *buf, size_t size);
 
