@@ -47,6 +47,7 @@ struct vp_ibs {
 	struct user_struct *user;	/* charged for the ring's pages */
 	unsigned int pages;		/* data pages of the ring */
 	bool reserved;			/* holds the reservation (the set's ref) */
+	bool mapped;			/* user space has had the ring's pages */
 	struct perfctr_ibs_ring *ring;	/* header page, then the slots */
 	void *slots;
 	u32 nr_slots;
@@ -78,6 +79,73 @@ static unsigned int ibs_users;		/* setups alive: the reservation */
 static void ibs_free_fn(struct work_struct *work);
 static LLIST_HEAD(ibs_free_list);
 static DECLARE_WORK(ibs_free_work, ibs_free_fn);
+
+/*
+ * Rings of gone setups that user space never mapped, kept for the next
+ * setup of the same size (S6): vfree() frees lazily, and once enough
+ * is freed the kernel flushes every CPU's TLB, so a user's loop of
+ * setups would otherwise call every CPU. A mapped ring's pages may be
+ * in a process still: it goes back to vmalloc. Few rings, uncharged.
+ */
+#define IBS_POOL_SIZE	4
+
+static DEFINE_MUTEX(ibs_pool_lock);
+static struct perfctr_ibs_ring *ibs_pool[IBS_POOL_SIZE];
+static unsigned int ibs_pool_pages[IBS_POOL_SIZE];
+
+static size_t ibs_ring_bytes(unsigned int pages)
+{
+	return (pages + 1) * PAGE_SIZE;	/* the header page, then the data */
+}
+
+/* A zeroed ring of @pages data pages: a kept one, or a new one. */
+static struct perfctr_ibs_ring *ibs_ring_get(unsigned int pages)
+{
+	struct perfctr_ibs_ring *ring = NULL;
+	unsigned int i;
+
+	mutex_lock(&ibs_pool_lock);
+	for (i = 0; i < IBS_POOL_SIZE && !ring; i++) {
+		if (ibs_pool[i] && ibs_pool_pages[i] == pages) {
+			ring = ibs_pool[i];
+			ibs_pool[i] = NULL;
+		}
+	}
+	mutex_unlock(&ibs_pool_lock);
+	if (!ring)
+		return vmalloc_user(ibs_ring_bytes(pages));
+	memset(ring, 0, ibs_ring_bytes(pages));	/* another's samples */
+	return ring;
+}
+
+static void ibs_ring_put(struct perfctr_ibs_ring *ring, unsigned int pages,
+			 bool mapped)
+{
+	unsigned int i;
+
+	if (!mapped) {
+		mutex_lock(&ibs_pool_lock);
+		for (i = 0; i < IBS_POOL_SIZE && ring; i++) {
+			if (!ibs_pool[i]) {
+				ibs_pool[i] = ring;
+				ibs_pool_pages[i] = pages;
+				ring = NULL;
+			}
+		}
+		mutex_unlock(&ibs_pool_lock);
+	}
+	vfree(ring);		/* a mapping keeps its pages */
+}
+
+static void ibs_pool_drain(void)
+{
+	unsigned int i;
+
+	for (i = 0; i < IBS_POOL_SIZE; i++) {
+		vfree(ibs_pool[i]);
+		ibs_pool[i] = NULL;
+	}
+}
 
 static_assert(sizeof(struct perfctr_ibs_sample) == 128);
 static_assert(sizeof(struct perfctr_ibs_ring) == 56);
@@ -206,7 +274,7 @@ static void ibs_signal_fn(struct irq_work *work)
 static void ibs_free(struct vp_ibs *ib)
 {
 	irq_work_sync(&ib->sig_work);
-	vfree(ib->ring);		/* a mapping keeps its pages */
+	ibs_ring_put(ib->ring, ib->pages, READ_ONCE(ib->mapped));
 	atomic_long_sub(ib->pages + 1, &ib->user->locked_vm);
 	free_uid(ib->user);
 	put_task_struct(ib->owner);
@@ -269,7 +337,7 @@ static struct vp_ibs *ibs_alloc(struct task_struct *owner,
 		kfree(ib);
 		return ERR_PTR(-ENOMEM);
 	}
-	ib->ring = vmalloc_user((pages + 1) * PAGE_SIZE);
+	ib->ring = ibs_ring_get(pages);
 	if (!ib->ring) {
 		atomic_long_sub(pages + 1, &ib->user->locked_vm);
 		free_uid(ib->user);
@@ -504,11 +572,13 @@ int vp_ibs_ring_set_tail(struct vp_ibs *ib, u64 tail)
 /* The header page and every data page. */
 unsigned long vp_ibs_ring_size(const struct vp_ibs *ib)
 {
-	return (ib->pages + 1) * PAGE_SIZE;
+	return ibs_ring_bytes(ib->pages);
 }
 
 int vp_ibs_ring_map(struct vp_ibs *ib, struct vm_area_struct *vma)
 {
+	/* Before the pages are in: never back to the pool, whatever comes. */
+	WRITE_ONCE(ib->mapped, true);
 	return remap_vmalloc_range(vma, ib->ring, 0);
 }
 
@@ -522,4 +592,5 @@ void vp_ibs_exit(void)
 {
 	perfctr_cpu_set_ibs_handler(NULL);
 	flush_work(&ibs_free_work);
+	ibs_pool_drain();
 }

@@ -8,6 +8,8 @@
 #include <fcntl.h>
 #include <pthread.h>
 #include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
 #include <sys/syscall.h>
@@ -266,6 +268,113 @@ START_TEST(test_many)
 		      total, i);
 }
 
+/*
+ * The kernel addresses of the IBS rings of @pages data pages that
+ * /proc/vmallocinfo lists now (root only; mapped-to-user vmalloc areas
+ * of our module), into @addr (up to @max): how many, or -1 unreadable.
+ */
+static int ring_areas(unsigned int pages, unsigned long *addr, int max)
+{
+	FILE *f = fopen("/proc/vmallocinfo", "r");
+	char line[512], want[32];
+	int n = 0;
+
+	if (!f)
+		return -1;
+	snprintf(want, sizeof(want), " pages=%u ", pages + 1);
+	while (fgets(line, sizeof(line), f))
+		if (n < max && strstr(line, "[perfctr]") &&
+		    strstr(line, want) && strstr(line, " user"))
+			addr[n++] = strtoul(line, NULL, 16);
+	fclose(f);
+	return n;
+}
+
+/* Adds @a to the @n distinct addresses in @seen (room for @max). */
+static int note_distinct(unsigned long *seen, int n, int max, unsigned long a)
+{
+	int i;
+
+	for (i = 0; i < n; i++)
+		if (seen[i] == a)
+			return n;
+	ck_assert_int_lt(n, max);
+	seen[n] = a;
+	return n + 1;
+}
+
+#define TOGGLES_RING	40
+
+/*
+ * A loop of setups and stops that never maps its rings reuses a few of
+ * them (S6): freeing one to vmalloc each time would at length flush
+ * every CPU's TLB. Without the reuse each setup's ring has an address
+ * of its own (vmalloc does not hand out lazily freed ones again).
+ */
+START_TEST(test_toggles_reuse_rings)
+{
+	struct perfctr_ibs_control c = ibs_ctl(PERFCTR_IBS_OP, 0, 0x10000);
+	unsigned long seen[TOGGLES_RING + 8], now[8];
+	int i, j, n, distinct = 0;
+
+	if (!(ibs_caps & PERFCTR_IBS_CAP_OPSAM) || geteuid())
+		return;		/* no IBS, or vmallocinfo is not ours to read */
+	c.ring_pages = PERFCTR_IBS_RING_MAX;
+	for (i = 0; i < TOGGLES_RING; i++) {
+		ck_assert_int_eq(ibs_put(&c), 0);
+		n = ring_areas(c.ring_pages, now, 8);
+		ck_assert_int_ge(n, 1);
+		for (j = 0; j < n; j++)
+			distinct = note_distinct(seen, distinct,
+						 TOGGLES_RING + 8, now[j]);
+		ck_assert_int_eq(ibs_put(&(struct perfctr_ibs_control){ 0 }), 0);
+	}
+	/* The pool's four, and one while a freed setup waits for its work. */
+	ck_assert_msg(distinct <= 5, "%d setups used %d rings", TOGGLES_RING,
+		      distinct);
+}
+
+/*
+ * A ring user space mapped is never another setup's: the old mapping
+ * keeps showing its own samples while a new setup of the same size
+ * samples on.
+ */
+START_TEST(test_mapped_ring_not_reused)
+{
+	struct perfctr_ibs_control c = ibs_ctl(PERFCTR_IBS_OP, 0, 0x10);
+	const struct perfctr_ibs_ring *r;
+	unsigned long long head;
+	void *map;
+	int fd, fd2, i;
+
+	if (!(ibs_caps & PERFCTR_IBS_CAP_OPSAM))
+		return;
+	c.ring_pages = 1;
+	fd = ibs_start(&c);
+	map = mmap(NULL, 2 * page_size(), PROT_READ, MAP_SHARED, fd, 0);
+	ck_assert_ptr_ne(map, MAP_FAILED);
+	close(fd);
+	r = map;
+	ibs_spin(100);
+	ck_assert_int_eq(ibs_put(&(struct perfctr_ibs_control){ 0 }), 0);
+	head = r->head;
+	ck_assert_uint_gt(head, 0);
+	/* Setups of that size, one sampling; the old setup's free runs. */
+	for (i = 0; i < 8; i++) {
+		ck_assert_int_eq(ibs_put(&c), 0);
+		usleep(20000);
+	}
+	fd2 = ibs_ring_open();
+	ck_assert_int_ge(fd2, 0);
+	ibs_spin(100);
+	ck_assert_int_eq(ibs_put(&(struct perfctr_ibs_control){ 0 }), 0);
+	ck_assert_uint_gt(drain(fd2, buf, 4096), 0);
+	ck_assert_uint_eq(r->magic, PERFCTR_IBS_RING_MAGIC);
+	ck_assert_uint_eq(r->head, head);
+	munmap(map, 2 * page_size());
+	close(fd2);
+}
+
 void ibs_ring_tcase(Suite *s)
 {
 	TCase *tc = add_tcase(s, "ring", NULL, NULL);
@@ -277,4 +386,6 @@ void ibs_ring_tcase(Suite *s)
 	tcase_add_test(tc, test_tail_and_map);
 	tcase_add_test(tc, test_after_exit);
 	tcase_add_test(tc, test_many);
+	tcase_add_test(tc, test_toggles_reuse_rings);
+	tcase_add_test(tc, test_mapped_ring_not_reused);
 }
