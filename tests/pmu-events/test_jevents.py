@@ -241,9 +241,148 @@ def check_layouts(results):
                         "rc %d:\n%s" % (p.returncode, p.stderr)))
 
 
+def jevents_module():
+    import importlib.util
+    spec = importlib.util.spec_from_file_location("jevents", JEVENTS)
+    mod = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(mod)
+    return mod
+
+
+def ev(name, code, umask="0x00", counter="0,1,2,3", **kv):
+    e = {"EventName": name, "EventCode": code, "UMask": umask,
+         "Counter": counter, "BriefDescription": name}
+    e.update(kv)
+    return e
+
+
+# perf-style imported tables: an old Intel one numbering its fixed
+# counters from 1 (as perf's bonnell, nehalem*, westmere* and silvermont
+# do), and a Zen one lacking cache-references.
+IMPORTS = {
+    "oldintel": [
+        ev("INST_RETIRED.ANY", "0x00", counter="Fixed counter 1"),
+        ev("CPU_CLK_UNHALTED.CORE", "0x00", counter="Fixed counter 2"),
+        ev("CPU_CLK_UNHALTED.REF", "0x00", counter="Fixed counter 3"),
+        ev("CPU_CLK_UNHALTED.CORE_P", "0x3C"),
+        ev("BR_ANY", "0xC4"),
+        ev("BR_MISP_CMASK", "0xC5", CounterMask="1"),
+    ],
+    "atomish": [
+        ev("INST_RETIRED.ANY", "0x00", counter="Fixed counter 0"),
+        ev("CPU_CLK_UNHALTED.REF", "0x3C", "0x01"),
+    ],
+    "zenx": [
+        ev("ls_not_halted_cyc", "0x76"), ev("ex_ret_instr", "0xC0"),
+        ev("ex_ret_brn", "0xC2"), ev("ex_ret_brn_misp", "0xC3"),
+        ev("l2_miss_by_another_name", "0x64", "0x09"),
+    ],
+    "zen4x": [
+        ev("ls_not_halted_cyc", "0x76"), ev("p0_cycles", "0x120", "0x01"),
+        ev("l2_request_g1.all", "0x60", "0xFF"),
+    ],
+}
+IMPORT_MAP = ("Family-model,Version,Filename,EventType\n"
+              "GenuineIntel-6-1C,v1,oldintel,core\n"
+              "GenuineIntel-6-5C,v1,atomish,core\n"
+              "AuthenticAMD-23-[[:xdigit:]]+,v1,zenx,core\n"
+              "AuthenticAMD-25-[[:xdigit:]]+,v1,zen4x,core\n")
+
+# What each table's generic names must be (perf's kernel maps: Intel's
+# architectural encodings and fixed counter 2 for ref-cycles; the Zen
+# maps' FF60h/0964h, and zen4's 100000120h), and where the fixed events count (SDM vol. 3B,
+# "Fixed-Function Performance Counters": IA32_FIXED_CTR0 counts
+# INST_RETIRED.ANY, CTR1 CPU_CLK_UNHALTED.CORE/THREAD, CTR2 REF_TSC).
+IMPORT_WANT = {
+    "oldintel": {"instructions": ("INST_RETIRED.ANY", 1),
+                 "cycles": ("CPU_CLK_UNHALTED.CORE", 2),
+                 "ref-cycles": ("CPU_CLK_UNHALTED.REF", 4),
+                 "branches": ("BR_ANY", 0),
+                 # a counter-mask event is no plain 0xC5: the catch-all's
+                 "branch-misses": ("BRANCH_MISSES_RETIRED", 0),
+                 "cache-references": ("LLC_REFERENCE", 0),
+                 "cache-misses": ("LLC_MISSES", 0)},
+    # a general CPU_CLK_UNHALTED.REF is not ref-cycles: the catch-all's
+    "atomish": {"ref-cycles": ("UNHALTED_REFERENCE_CYCLES", 0),
+                "cycles": ("UNHALTED_CORE_CYCLES", 0)},
+    "zenx": {"cycles": ("ls_not_halted_cyc", 0),
+             "cache-misses": ("l2_miss_by_another_name", 0),
+             "cache-references": ("l2_request_g1.all", 0),
+             "ref-cycles": None},	# Zen 1-3 have none
+    "zen4x": {"ref-cycles": ("p0_cycles", 0),
+              "cache-references": ("l2_request_g1.all", 0)},
+}
+
+
+def check_imports(results):
+    """Generic names and fixed counters of imported tables."""
+    j = jevents_module()
+    with tempfile.TemporaryDirectory() as tmp:
+        for d, events in IMPORTS.items():
+            os.makedirs(os.path.join(tmp, d))
+            with open(os.path.join(tmp, d, "e.json"), "w") as f:
+                json.dump(events, f)
+        with open(os.path.join(tmp, "mapfile.csv"), "w") as f:
+            f.write(IMPORT_MAP)
+        err, notes = j.Errors(), []
+        _, tables, _ = j.load_arch(os.path.join(ROOT, "tools", "pmu-events"),
+                                   "x86", tmp, err, notes)
+    results.append(("imports-load", not err.list, "\n".join(err.list)))
+    got = {}
+    for d, _, imported, events in tables:
+        if imported:
+            got[d] = {g: (e.name, e.fixed) for e in events
+                      for i, g in enumerate(j.GENERIC) if e.generic & 1 << i}
+    for d, want in IMPORT_WANT.items():
+        for g, w in want.items():
+            have = got.get(d, {}).get(g)
+            results.append(("import-%s-%s" % (d, g), have == w,
+                            "%s %s: got %s, want %s" % (d, g, have, w)))
+
+
+# perf's generic names every CPU of perf's own tables must resolve (the
+# ones its kernel maps give; ref-cycles on every Intel, and on AMD from
+# Zen 4, in tables that have its event: Linux 7.x's, not 6.12's).
+REQUIRED = ["cycles", "instructions", "branches", "branch-misses",
+            "cache-references", "cache-misses"]
+
+
+def check_real_imports(results):
+    """perf's newest tables found (perf-tables.sh), imported whole."""
+    j = jevents_module()
+    with tempfile.TemporaryDirectory() as tmp:
+        p = subprocess.run(["sh", os.path.join(ROOT, "tools", "pmu-events",
+                                               "perf-tables.sh"), tmp],
+                           capture_output=True, text=True)
+        imp = p.stdout.strip()
+        results.append(("perf-tables-found", bool(imp),
+                         p.stderr + " (make check installs linux-source)"))
+        if not imp:
+            return
+        err, notes = j.Errors(), []
+        _, tables, _ = j.load_arch(os.path.join(ROOT, "tools", "pmu-events"),
+                                   "x86", imp, err, notes)
+    results.append(("perf-tables-import", not err.list and
+                    any(t[2] for t in tables), "\n".join(err.list[:10])))
+    for d, _, imported, events in tables:
+        if not imported:
+            continue
+        want = list(REQUIRED)
+        # On AMD where the table has perf's Zen 4 reference-cycle event.
+        if not d.startswith("amd") or any(
+                (e.code, e.umask) == (0x120, 0x01) for e in events):
+            want.append("ref-cycles")
+        have = {g for e in events for i, g in enumerate(j.GENERIC)
+                if e.generic & 1 << i}
+        results.append(("perf-%s-generic" % d, set(want) <= have,
+                        "%s lacks %s" % (d, sorted(set(want) - have))))
+
+
 def main():
     results = []
     check_good(results)
+    check_imports(results)
+    check_real_imports(results)
     for name, args, says in BAD:
         with tempfile.TemporaryDirectory() as tmp:
             rc, out = run(tree(tmp, **args), "--check")

@@ -15,6 +15,7 @@ Python 3 standard library only.
 """
 
 import argparse
+import copy
 import csv
 import json
 import os
@@ -70,7 +71,7 @@ DIR_LAYOUT = {
         "pentium-m": "p6", "core": "arch", "core2": "arch", "arch": "arch",
         "netburst": "p4", "k7": "k7", "k8": "k7", "fam10h": "amd10h",
         "fam14h": "amd10h", "fam15h": "amd10h", "fam16h": "amd10h",
-        # The catch-all for families 10h on: their PERF_CTL layout.
+        # The catch-all for Zen on: the PERF_CTL layout of families 10h on.
         "amd": "amd10h",
     },
     "powerpc": {
@@ -91,25 +92,44 @@ OUR_KEYS = {"Generic", "Duration", "ESCR", "PebsEnable", "PebsMatrixVert",
             "Threshold", "Unsupported"}
 FLAG_KEYS = ("Invert", "EdgeDetect", "Duration", "Threshold")
 
-# Imported events that implement perf's generic names (perf's own
-# kernel event maps, arch/x86/events/intel/core.c and amd/core.c).
+# Which imported event implements each of perf's generic names, from
+# perf's own kernel event maps (arch/x86/events/intel/core.c's
+# intel_perfmon_event_map; amd/core.c's amd_zen1/zen2/zen4 maps: perf's
+# AMD tables are Zen's). Per name: the event names to take, first found
+# first; else the first plain event of that exact (code, unit mask);
+# else the vendor's catch-all table's event (IMPORT_FILL).
 IMPORT_GENERIC = {
     "GenuineIntel": {
-        "CPU_CLK_UNHALTED.THREAD": "cycles",
-        "INST_RETIRED.ANY": "instructions",
-        "CPU_CLK_UNHALTED.REF_TSC": "ref-cycles",
-        "BR_INST_RETIRED.ALL_BRANCHES": "branches",
-        "BR_MISP_RETIRED.ALL_BRANCHES": "branch-misses",
-        "LONGEST_LAT_CACHE.REFERENCE": "cache-references",
-        "LONGEST_LAT_CACHE.MISS": "cache-misses",
+        "cycles": (["CPU_CLK_UNHALTED.THREAD", "CPU_CLK_UNHALTED.CORE"],
+                   (0x3C, 0x00)),
+        "instructions": (["INST_RETIRED.ANY"], (0xC0, 0x00)),
+        "ref-cycles": (["CPU_CLK_UNHALTED.REF_TSC", "CPU_CLK_UNHALTED.REF"],
+                       None),
+        "branches": (["BR_INST_RETIRED.ALL_BRANCHES"], (0xC4, 0x00)),
+        "branch-misses": (["BR_MISP_RETIRED.ALL_BRANCHES"], (0xC5, 0x00)),
+        "cache-references": (["LONGEST_LAT_CACHE.REFERENCE"], (0x2E, 0x4F)),
+        "cache-misses": (["LONGEST_LAT_CACHE.MISS"], (0x2E, 0x41)),
     },
     "AuthenticAMD": {
-        "ls_not_halted_cyc": "cycles",
-        "ex_ret_instr": "instructions",
-        "ex_ret_brn": "branches",
-        "ex_ret_brn_misp": "branch-misses",
+        "cycles": (["ls_not_halted_cyc"], (0x76, 0x00)),
+        "instructions": (["ex_ret_instr"], (0xC0, 0x00)),
+        "branches": (["ex_ret_brn"], (0xC2, 0x00)),
+        "branch-misses": (["ex_ret_brn_misp"], (0xC3, 0x00)),
+        "cache-references": (["l2_request_g1.all"], (0x60, 0xFF)),
+        "cache-misses": (["l2_cache_req_stat.ic_dc_miss_in_l2"],
+                         (0x64, 0x09)),
+        # Zen 4 on: perf's 100000120h, event 120h unit mask 01h.
+        "ref-cycles": (["ls_not_halted_p0_cyc.p0_freq_cyc"], (0x120, 0x01)),
     },
 }
+# The catch-all whose events fill an imported table's missing generic
+# names: the architectural events, and those of every Zen.
+IMPORT_FILL = {"GenuineIntel": "arch", "AuthenticAMD": "amd"}
+# Intel's fixed counters by what they count, for perf's older tables
+# that number them from 1 (bonnell, nehalem*, westmere*, silvermont).
+FIXED_BY_NAME = {"INST_RETIRED.ANY": 0, "CPU_CLK_UNHALTED.THREAD": 1,
+                 "CPU_CLK_UNHALTED.CORE": 1, "CPU_CLK_UNHALTED.REF": 2,
+                 "CPU_CLK_UNHALTED.REF_TSC": 2}
 
 HEX = re.compile(r"0[xX][0-9a-fA-F]+\Z")
 DEC = re.compile(r"[0-9]+\Z")
@@ -383,9 +403,10 @@ def read_table(path, layout, escrs, imported, vendor, err):
                 if why:
                     e = {"EventName": e["EventName"], "EventCode": "0x0",
                          "Unsupported": why}
-                g = IMPORT_GENERIC.get(vendor, {}).get(e["EventName"])
-                if g:
-                    e["Generic"] = g
+                elif e["EventName"] in FIXED_BY_NAME and \
+                        e.get("Counter", "").startswith("Fixed"):
+                    e["Counter"] = "Fixed counter %d" % \
+                        FIXED_BY_NAME[e["EventName"]]
             ev = check_event("%s[%d]" % (fpath, i), e, layout, escrs,
                              imported, Errors() if imported else err)
             if ev is None and imported and isinstance(e, dict):
@@ -411,12 +432,60 @@ def read_table(path, layout, escrs, imported, vendor, err):
             events.append(ev)
     if not events and not imported:
         err(path, "no events")
+    if imported:
+        mark_generic(events, vendor)
     for g in range(len(GENERIC)):
         owners = [ev.name for ev in events if ev.generic & (1 << g)]
         if len(owners) > 1:
             err(path, "Generic %s on %s: one event per name"
                 % (GENERIC[g], ", ".join(owners)))
     return events
+
+
+def plain(ev):
+    """A programmable event with no counter mask, INV or EDGE."""
+    return not ev.why and not ev.cmask and not ev.flags
+
+
+def mark_generic(events, vendor):
+    """An imported table's events get perf's generic names
+    (IMPORT_GENERIC): by name, else by encoding."""
+    by_name = {ev.name: ev for ev in events if not ev.why}
+    for g, (names, code) in IMPORT_GENERIC.get(vendor, {}).items():
+        bit = 1 << GENERIC.index(g)
+        # perf's ref-cycles is fixed counter 2 (its pseudo-code 0300h);
+        # some Atoms' CPU_CLK_UNHALTED.REF is a general bus-clock event.
+        found = [by_name[n] for n in names if n in by_name and
+                 (g != "ref-cycles" or by_name[n].fixed)]
+        if not found and code:
+            found = [ev for ev in events if plain(ev) and not ev.fixed and
+                     (ev.code, ev.umask) == code]
+        if found:
+            found[0].generic |= bit
+
+
+def fill_generic(tables, vendors, notes):
+    """Generic names an imported table still lacks come from its
+    vendor's catch-all (IMPORT_FILL), whose events every such CPU has.
+    vendors: {imported directory: vendor}."""
+    fills = {d: evs for (d, _, imp, evs) in tables if not imp}
+    for d, _, imported, events in tables:
+        vendor = vendors.get(d)
+        if not imported or IMPORT_FILL.get(vendor) not in fills:
+            continue
+        names = {ev.name.lower() for ev in events}
+        for g in IMPORT_GENERIC[vendor]:
+            bit = 1 << GENERIC.index(g)
+            if any(ev.generic & bit for ev in events):
+                continue
+            src = [ev for ev in fills[IMPORT_FILL[vendor]] if ev.generic & bit]
+            if not src or src[0].name.lower() in names:
+                notes.append("%s: no %s" % (d, g))
+                continue
+            ev = copy.copy(src[0])
+            ev.generic = bit
+            events.append(ev)
+            names.add(ev.name.lower())
 
 
 def vendor_of(regex):
@@ -439,7 +508,7 @@ def load_arch(root, arch, import_dir, err, notes):
     if marker is None:
         marker = len(rows)
     rows = rows[:marker] + imp_rows + rows[marker:]
-    tables, index, mapping = [], {}, []
+    tables, index, mapping, vendors = [], {}, [], {}
     for regex, _, d, _, where, imported in rows:
         key = (imported, d)
         if key not in index:
@@ -448,7 +517,7 @@ def load_arch(root, arch, import_dir, err, notes):
                 err(where, "directory %r does not exist" % d)
                 continue
             if imported:
-                vendor = vendor_of(regex)
+                vendor = vendors[d] = vendor_of(regex)
                 layout = "amd10h" if vendor == "AuthenticAMD" else "arch"
             else:
                 vendor = ""
@@ -470,6 +539,7 @@ def load_arch(root, arch, import_dir, err, notes):
         if os.path.isdir(os.path.join(base, d)) and d not in named:
             err(os.path.join(base, d), "no mapfile row points here")
     if import_dir:
+        fill_generic(tables, vendors, notes)
         n = sum(len(t[3]) for t in tables if t[2])
         notes.append("%s: imported %d events of %d tables from %s"
                      % (arch, n, sum(1 for t in tables if t[2]), import_dir))

@@ -104,6 +104,25 @@ static const struct good goods[] = {
 	{ "AuthenticAMD-23-1-0", "cpu/event=0xff,cmask=2/u", 1, { C(0, 0x024100FF) }, 0 },
 	{ "AuthenticAMD-23-1-0", "cpu/event=0xff,cmask=1,edge/uH", 1,
 	  { CH(0, 0x014500FF, 0x200) }, 0 },
+	/*
+	 * perf's generic names on Zen (perf's family 17h-on event map):
+	 * cache-references is event 60H unit mask FFH, cache-misses 64H
+	 * unit mask 09H; with or without perf's tables imported.
+	 */
+	{ "AuthenticAMD-23-1-0", "cache-references:u,cache-misses:u", 2,
+	  { C(0, 0x0041FF60), C(1, 0x00410964) }, 0 },
+	{ "AuthenticAMD-25-61-2", "cycles:u,instructions:u,branch-misses:u", 3,
+	  { C(0, 0x00410076), C(1, 0x004100C0), C(2, 0x004100C3) }, 0 },
+	/*
+	 * And on Intel CPUs whose perf table lacks the architectural event
+	 * (SDM vol. 3B, "Pre-defined Architectural Performance Events"):
+	 * Ice Lake's LLC reference (2EH/4FH), Nehalem's branch misses
+	 * retired (C5H/00H). Nehalem's INST_RETIRED.ANY is fixed counter 0
+	 * (perf's table, which make check imports, numbers it 1).
+	 */
+	{ "GenuineIntel-6-7E-5", "cache-references:u", 1, { C(0, 0x00414F2E) }, 0 },
+	{ "GenuineIntel-6-1A-5", "branch-misses:u,instructions:u", 2,
+	  { C(0, 0x004100C5), C(0x40000000, 0x2) }, 0 },
 	/* The catch-all table of family 10h on has their bits too. */
 	{ "HygonGenuine-24-0-1", "cpu/event=0x176/uG", 1,
 	  { CH(0, 0x00410076, 0x101) }, 0 },
