@@ -137,6 +137,37 @@ static void set_notsc(struct task_struct *t, bool on)
 		t->thread_flags &= ~BIT(TIF_NOTSC);
 }
 
+/* The prctl, then a switch out and back in. */
+static void notsc_and_switch(struct task_struct *t, bool on)
+{
+	set_notsc(t, on);
+	fk_sched_out(t);
+	fk_as(t);
+}
+
+/* T counting with @c, its TSC on or not. */
+static struct task_struct *counting(struct vperfctr_control *c, bool tsc)
+{
+	struct task_struct *t = fk_task("T", 0);
+
+	*c = fk_ctl(1, 0);
+	c->cpu_control.tsc_on = tsc;
+	fk_as(t);
+	ck_assert_int_eq(fk_control(t, c), 0);
+	return t;
+}
+
+/* @t's sums after its counters could advance by @n. */
+static struct perfctr_sum_ctrs sums_after(struct task_struct *t,
+					  unsigned int n)
+{
+	struct perfctr_sum_ctrs s;
+
+	fk_advance(n);
+	ck_assert_int_eq(fk_sums(t, &s), 0);
+	return s;
+}
+
 /* A control asking for the TSC while RDTSC is forbidden: EPERM, no set. */
 START_TEST(tsc_refused_after_prctl)
 {
@@ -159,88 +190,57 @@ START_TEST(tsc_refused_after_prctl)
  */
 START_TEST(tsc_stops_after_late_prctl)
 {
-	struct task_struct *t = fk_task("T", 0);
-	struct vperfctr_control c = fk_ctl(1, 0);
-	struct perfctr_sum_ctrs s;
+	struct vperfctr_control c;
+	struct task_struct *t = counting(&c, true);
 
-	fk_as(t);
-	ck_assert_int_eq(fk_control(t, &c), 0);
 	fk_advance(10);
-	set_notsc(t, true);
-	fk_sched_out(t);
-	fk_as(t);
+	notsc_and_switch(t, true);
 	ck_assert_str_eq(fk_status(t), "stopped: notsc\n");
-	fk_advance(1000);
-	ck_assert_int_eq(fk_sums(t, &s), 0);
-	ck_assert_uint_eq(s.tsc, 10);
-	ck_assert_uint_eq(s.pmc[0], 10);
-	set_notsc(t, false);
-	fk_sched_out(t);
-	fk_as(t);
+	ck_assert_uint_eq(sums_after(t, 1000).tsc, 10);
+	ck_assert_uint_eq(sums_after(t, 0).pmc[0], 10);
+	notsc_and_switch(t, false);
 	ck_assert_str_eq(fk_status(t), "running\n");
-	fk_advance(5);
-	ck_assert_int_eq(fk_sums(t, &s), 0);
-	ck_assert_uint_eq(s.tsc, 15);
+	ck_assert_uint_eq(sums_after(t, 5).tsc, 15);
 }
 
 /* A set without the TSC is no business of PR_SET_TSC's. */
 START_TEST(tsc_off_counts_on_after_prctl)
 {
-	struct task_struct *t = fk_task("T", 0);
-	struct vperfctr_control c = fk_ctl(1, 0);
-	struct perfctr_sum_ctrs s;
+	struct vperfctr_control c;
+	struct task_struct *t = counting(&c, false);
 
-	c.cpu_control.tsc_on = 0;
-	fk_as(t);
-	ck_assert_int_eq(fk_control(t, &c), 0);
-	set_notsc(t, true);
-	fk_sched_out(t);
-	fk_as(t);
+	notsc_and_switch(t, true);
 	ck_assert_str_eq(fk_status(t), "running\n");
-	fk_advance(7);
-	ck_assert_int_eq(fk_sums(t, &s), 0);
-	ck_assert_uint_eq(s.pmc[0], 7);
+	ck_assert_uint_eq(sums_after(t, 7).pmc[0], 7);
 }
 
 /* Rewriting the control without the TSC makes the set count again. */
 START_TEST(tsc_dropped_counts_again)
 {
-	struct task_struct *t = fk_task("T", 0);
-	struct vperfctr_control c = fk_ctl(1, 0);
-	struct perfctr_sum_ctrs s;
+	struct vperfctr_control c;
+	struct task_struct *t = counting(&c, true);
 
-	fk_as(t);
-	ck_assert_int_eq(fk_control(t, &c), 0);
-	set_notsc(t, true);
-	fk_sched_out(t);
-	fk_as(t);
+	notsc_and_switch(t, true);
 	ck_assert_str_eq(fk_status(t), "stopped: notsc\n");
 	c.cpu_control.tsc_on = 0;
 	ck_assert_int_eq(fk_control(t, &c), 0);
 	ck_assert_str_eq(fk_status(t), "running\n");
-	fk_advance(3);
-	ck_assert_int_eq(fk_sums(t, &s), 0);
-	ck_assert_uint_eq(s.pmc[0], 3);
+	ck_assert_uint_eq(sums_after(t, 3).pmc[0], 3);
 }
 
 /* TIF_NOTSC outlives an exec; so does the set, standing still. */
 START_TEST(tsc_stopped_across_exec)
 {
-	struct task_struct *t = fk_task("T", 0);
-	struct vperfctr_control c = fk_ctl(1, 0);
 	const struct fk_exec plain = {};
-	struct perfctr_sum_ctrs s;
+	struct vperfctr_control c;
+	struct task_struct *t = counting(&c, true);
 
-	fk_as(t);
-	ck_assert_int_eq(fk_control(t, &c), 0);
 	fk_advance(4);
 	set_notsc(t, true);
 	ck_assert_int_eq(fk_exec(t, &plain), 0);
 	fk_return_to_user(t);
 	ck_assert_str_eq(fk_status(t), "stopped: notsc\n");
-	fk_advance(100);
-	ck_assert_int_eq(fk_sums(t, &s), 0);
-	ck_assert_uint_eq(s.tsc, 4);
+	ck_assert_uint_eq(sums_after(t, 100).tsc, 4);
 }
 
 void area_basic(Suite *s)

@@ -170,11 +170,22 @@ static void read_status(char *buf, size_t n)
  * stands still ("stopped: notsc"), its TSC sum frozen, until the thread
  * allows RDTSC again. A sleep makes the switch.
  */
+/* prctl(PR_SET_TSC, @mode), a switch (a sleep): is the status @want? */
+static int tsc_mode_gives(int mode, const char *want)
+{
+	char st[80];
+
+	if (prctl(PR_SET_TSC, mode, 0, 0, 0))
+		return 0;
+	usleep(1000);
+	read_status(st, sizeof(st));
+	return !strcmp(st, want);
+}
+
 static int late_notsc_kid(int rd, int wr, void *arg)
 {
 	struct perfctr_sum_ctrs a, b;
 	struct vperfctr_control c;
-	char st[80];
 	int fd, sums;
 
 	(void)rd;
@@ -185,27 +196,19 @@ static int late_notsc_kid(int rd, int wr, void *arg)
 	tsc_control(&c);
 	if (fd < 0 || sums < 0 || put_control(fd, &c) != CTL_SIZE)
 		return kid_fail(30);
-	if (prctl(PR_SET_TSC, PR_TSC_SIGSEGV, 0, 0, 0))
+	if (!tsc_mode_gives(PR_TSC_SIGSEGV, "stopped: notsc"))
 		return kid_fail(31);
-	usleep(1000);
-	read_status(st, sizeof(st));
-	if (strcmp(st, "stopped: notsc"))
-		return kid_fail(32);
 	if (pread(sums, &a, sizeof(a), 0) != SUMS_SIZE)
-		return kid_fail(33);
+		return kid_fail(32);
 	work();
 	usleep(1000);
 	if (pread(sums, &b, sizeof(b), 0) != SUMS_SIZE || b.tsc != a.tsc)
+		return kid_fail(33);
+	if (!tsc_mode_gives(PR_TSC_ENABLE, "running"))
 		return kid_fail(34);
-	if (prctl(PR_SET_TSC, PR_TSC_ENABLE, 0, 0, 0))
-		return kid_fail(35);
-	usleep(1000);
-	read_status(st, sizeof(st));
-	if (strcmp(st, "running"))
-		return kid_fail(36);
 	work();
 	if (pread(sums, &b, sizeof(b), 0) != SUMS_SIZE || b.tsc <= a.tsc)
-		return kid_fail(37);
+		return kid_fail(35);
 	return 0;
 }
 
