@@ -176,17 +176,17 @@ int perfctr_nmi_watchdog(void)
 {
 	char buf[8];
 	ssize_t n;
-	int fd;
+	int fd, err;
 
 	fd = open(NMI_WATCHDOG_PATH, O_RDONLY | O_CLOEXEC);
 	if (fd < 0)
 		return -1;
 	n = read(fd, buf, sizeof(buf));
+	err = n < 0 ? errno : EPROTO;
 	close(fd);
 	if (n == 2 && (buf[0] == '0' || buf[0] == '1') && buf[1] == '\n')
 		return buf[0] - '0';
-	if (n >= 0)
-		errno = EPROTO;
+	errno = err;
 	return -1;
 }
 
