@@ -13,6 +13,7 @@
 #include <linux/cpuhotplug.h>
 #include <linux/errno.h>
 #include <linux/irqflags.h>
+#include <linux/jiffies.h>
 #include <linux/kernel.h>
 #include <linux/mutex.h>
 #include <linux/random.h>
@@ -24,6 +25,21 @@
 /* The reservation: who holds the hardware, and the lock hotplug takes. */
 static DEFINE_MUTEX(reserve_lock);
 static const char *reserved_by;
+
+/*
+ * The kernel's last answer, under reserve_lock: whether it held the
+ * counters, and when that was seen (0: never). A refused reservation is
+ * an answer too, so info names the kernel to whoever was just refused,
+ * even a reader who may not ask.
+ */
+static bool kernel_held;
+static unsigned long kernel_seen;
+
+static void kernel_answered(bool held)
+{
+	kernel_held = held;
+	kernel_seen = jiffies ?: 1;
+}
 
 /*
  * The high-level driver's overflow handler. Arch-neutral: the arches'
@@ -149,8 +165,11 @@ const char *perfctr_cpu_reserve(const char *service)
 
 	mutex_lock(&reserve_lock);
 	holder = reserved_by;
-	if (!holder && perfctr_arch_reserve())
-		holder = perfctr_kernel_holder;
+	if (!holder) {
+		if (perfctr_arch_reserve())
+			holder = perfctr_kernel_holder;
+		kernel_answered(!!holder);
+	}
 	if (!holder)
 		reserved_by = service;
 	mutex_unlock(&reserve_lock);
@@ -172,13 +191,17 @@ const char *perfctr_cpu_reserved_by(void)
 	return READ_ONCE(reserved_by);
 }
 
-bool perfctr_cpu_kernel_busy(void)
+bool perfctr_cpu_kernel_busy(bool may_ask)
 {
 	bool busy = false;
 
 	mutex_lock(&reserve_lock);
-	if (!reserved_by)
-		busy = perfctr_arch_kernel_busy();
+	if (!reserved_by) {
+		if (may_ask && (!kernel_seen ||
+				time_after(jiffies, kernel_seen + HZ)))
+			kernel_answered(perfctr_arch_kernel_busy());
+		busy = kernel_held;
+	}
 	mutex_unlock(&reserve_lock);
 	return busy;
 }

@@ -7,9 +7,7 @@
 
 #include <linux/capability.h>
 #include <linux/fs.h>
-#include <linux/jiffies.h>
 #include <linux/module.h>
-#include <linux/mutex.h>
 #include <linux/seq_file.h>
 #include <linux/string.h>
 #include <linux/uaccess.h>
@@ -29,34 +27,13 @@ static void show_features(struct seq_file *m, unsigned int features)
 	seq_putc(m, '\n');
 }
 
-/*
- * Asking the kernel's counter allocator takes its counters for a moment,
- * when perf_events could want them: only CAP_PERFMON readers ask, at most
- * once a second; others see the last answer.
- */
-static bool kernel_busy(void)
-{
-	static DEFINE_MUTEX(lock);
-	static unsigned long asked;
-	static bool busy;
-	bool ret;
-
-	mutex_lock(&lock);
-	if (perfmon_capable() && (!asked || time_after(jiffies, asked + HZ))) {
-		busy = perfctr_cpu_kernel_busy();
-		asked = jiffies;
-	}
-	ret = busy;
-	mutex_unlock(&lock);
-	return ret;
-}
-
 /* Who holds the counters: our sets and their users, global mode, the kernel. */
 static void show_holder(struct seq_file *m)
 {
 	const char *holder = perfctr_cpu_reserved_by();
 
-	if (!holder && kernel_busy())
+	/* Only CAP_PERFMON readers ask: others see the last answer. */
+	if (!holder && perfctr_cpu_kernel_busy(perfmon_capable()))
 		holder = perfctr_kernel_holder;
 	seq_printf(m, "reserved_by: %s", holder ?: "none");
 	if (holder == vperfctr_service)

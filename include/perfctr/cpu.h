@@ -97,10 +97,13 @@ extern const char *const perfctr_kernel_holder;
 const char *perfctr_cpu_reserved_by(void);
 
 /*
- * Unreserved, would the kernel (perf_events, the NMI watchdog) refuse us
- * the counters now? For information only: it may change at once.
+ * Unreserved, did the kernel (perf_events, for itself, the NMI watchdog
+ * or a KVM guest) hold the counters when last seen? A refused reserve is
+ * seen; @may_ask also asks again if the last answer is a second old
+ * (asking takes the counters for a moment, when perf could want them).
+ * For information only: it may change at once.
  */
-bool perfctr_cpu_kernel_busy(void);
+bool perfctr_cpu_kernel_busy(bool may_ask);
 
 /*
  * PRE: no running i-mode counters. Validates state->control and, only if

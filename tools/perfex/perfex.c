@@ -86,6 +86,19 @@ static int list_one(const struct perfctr_event_info *ev, void *arg)
 	return 0;
 }
 
+/* The watchdog's sysctl, as -i shows it beside reserved_by. */
+static const char *nmi_watchdog_state(void)
+{
+	switch (perfctr_nmi_watchdog()) {
+	case 1:
+		return "1 (on; if reserved_by is perf_events: sysctl kernel.nmi_watchdog=0)";
+	case 0:
+		return "0";
+	}
+	return errno == ENOENT ? "none (this kernel has no NMI watchdog)" :
+	       "unknown (cannot read /proc/sys/kernel/nmi_watchdog)";
+}
+
 static int do_info(void)
 {
 	struct perfctr_info info;
@@ -101,7 +114,8 @@ static int do_info(void)
 	printf("version\t\t%s\nabi_version\t0x%04x\ncpu_type\t%s\n"
 	       "cpuid\t\t%s\nevent table\t%s\nnrctrs\t\t%u\ncpu_khz\t\t%u\n"
 	       "features\t%s%s%s\ncpus_forbidden\t%s\nfallback\t%s\n"
-	       "paranoid\t%d\nreserved_by\t%s\nibs_caps\t0x%x\n",
+	       "paranoid\t%d\nreserved_by\t%s\nibs_caps\t0x%x\n"
+	       "nmi_watchdog\t%s\n",
 	       info.version, info.abi_version, info.cpu_type, info.cpuid,
 	       t ? perfctr_event_table_name(t) : "none", info.nrctrs,
 	       info.cpu_khz,
@@ -109,7 +123,8 @@ static int do_info(void)
 	       info.features & PERFCTR_FEATURE_RDTSC ? "rdtsc " : "",
 	       info.features & PERFCTR_FEATURE_PCINT ? "pcint" : "",
 	       info.cpus_forbidden[0] ? info.cpus_forbidden : "none",
-	       info.fallback, info.paranoid, info.reserved_by, info.ibs_caps);
+	       info.fallback, info.paranoid, info.reserved_by, info.ibs_caps,
+	       nmi_watchdog_state());
 	return 0;
 }
 

@@ -339,10 +339,12 @@ static void control_refused(int err)
 
 	if (!have)
 		memset(&info, 0, sizeof(info));
-	if (err == EBUSY && have) {
+	if (err == EBUSY && have && strcmp(info.reserved_by, "none")) {
 		snprintf(head, sizeof(head),
 			 "perfex: the counters are held by %s: ",
 			 info.reserved_by);
+	} else if (err == EBUSY) {
+		snprintf(head, sizeof(head), "perfex: the counters are busy: ");
 	} else if ((err == EACCES || err == EPERM) && have) {
 		/* At 3 and above perfctr_explain() names the level. */
 		if (info.paranoid >= 3)

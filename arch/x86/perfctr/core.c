@@ -491,8 +491,13 @@ void perfctr_arch_cpu_down(unsigned int cpu)
 	pc_restore_cpu(pc_regs_own(cpu));
 }
 
-/* What a refusal names when the kernel itself holds the counters. */
-const char *const perfctr_kernel_holder = "perf_events or the NMI watchdog";
+/*
+ * What a refusal names when the kernel holds the counters. In-tree, only
+ * perf_events takes them from this allocator, for all its users at once:
+ * which of them hold them now, the module cannot see (sharing.rst).
+ */
+const char *const perfctr_kernel_holder =
+	"perf_events (the NMI watchdog or a perf user)";
 
 static void pc_release_kernel(unsigned int upto)
 {

@@ -277,7 +277,7 @@ static void irq_no_apic_refuses_imode(struct kunit *test)
 	sim_expect_update(test, state, false, 0);
 }
 
-/* perf_events or the NMI watchdog hold the counters: busy, untouched. */
+/* perf_events (the NMI watchdog, perf) holds the counters: busy, untouched. */
 static void irq_kernel_busy(struct kunit *test)
 {
 	perfctr_cpu_release(SIM_SERVICE);
@@ -291,6 +291,40 @@ static void irq_kernel_busy(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, perfctr_x86_sim.lvtpc, OLD_LVTPC);
 	KUNIT_EXPECT_FALSE(test, perfctr_x86_sim.nmi_registered);
 	KUNIT_EXPECT_EQ(test, perfctr_x86_sim.kernel_reserved, 0U);
+	perfctr_x86_sim.kernel_busy = false;
+	KUNIT_EXPECT_NULL(test, perfctr_cpu_reserve(SIM_SERVICE));
+}
+
+/*
+ * A refusal is the kernel's answer: info shows it even to a reader who
+ * may not ask, and one who may asks again only a second later. The
+ * allocator lets go at once, so an answer of "busy" after it was not
+ * asked.
+ */
+static void irq_kernel_refusal_seen(struct kunit *test)
+{
+	perfctr_cpu_release(SIM_SERVICE);
+	perfctr_x86_sim.kernel_busy = true;
+	KUNIT_EXPECT_PTR_EQ(test, perfctr_cpu_reserve(SIM_SERVICE),
+			    perfctr_kernel_holder);
+	perfctr_x86_sim.kernel_busy = false;
+	KUNIT_EXPECT_TRUE(test, perfctr_cpu_kernel_busy(false));
+	KUNIT_EXPECT_TRUE(test, perfctr_cpu_kernel_busy(true));
+	msleep(1100);
+	KUNIT_EXPECT_TRUE(test, perfctr_cpu_kernel_busy(false));
+	KUNIT_EXPECT_FALSE(test, perfctr_cpu_kernel_busy(true));
+	KUNIT_EXPECT_EQ(test, perfctr_x86_sim.kernel_reserved, 0U);
+
+	/* A granted reservation is an answer too; held by us, not busy. */
+	perfctr_x86_sim.kernel_busy = true;
+	msleep(1100);
+	KUNIT_EXPECT_TRUE(test, perfctr_cpu_kernel_busy(true));
+	perfctr_x86_sim.kernel_busy = false;
+	KUNIT_EXPECT_NULL(test, perfctr_cpu_reserve(SIM_SERVICE));
+	perfctr_x86_sim.kernel_busy = true;
+	KUNIT_EXPECT_FALSE(test, perfctr_cpu_kernel_busy(true));
+	perfctr_cpu_release(SIM_SERVICE);
+	KUNIT_EXPECT_FALSE(test, perfctr_cpu_kernel_busy(false));
 	perfctr_x86_sim.kernel_busy = false;
 	KUNIT_EXPECT_NULL(test, perfctr_cpu_reserve(SIM_SERVICE));
 }
@@ -325,6 +359,7 @@ static void irq_arch_global_ctrl_restored(struct kunit *test)
 static struct kunit_case irq_test_cases[] = {
 	KUNIT_CASE(irq_arch_global_ctrl_restored),
 	KUNIT_CASE(irq_kernel_busy),
+	KUNIT_CASE(irq_kernel_refusal_seen),
 	KUNIT_CASE(irq_kernel_reservation),
 	KUNIT_CASE(irq_reserve_sets_up_apic),
 	KUNIT_CASE(irq_resume_unmasks),

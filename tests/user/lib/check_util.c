@@ -11,6 +11,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mount.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "check_util.h"
@@ -273,4 +275,25 @@ int param_get(const char *name)
 	close(fd);
 	/* bool parameters read back as Y or N. */
 	return buf[0] == 'Y' ? 1 : buf[0] == 'N' ? 0 : atoi(buf);
+}
+
+void fake_nmi_watchdog(const char *value, mode_t mode)
+{
+	const char *path = "/proc/sys/kernel/nmi_watchdog";
+	int fd;
+
+	ck_assert_msg(!unshare(CLONE_NEWNS), "unshare: %s", strerror(errno));
+	/* Nothing mounted here may reach the other namespaces. */
+	mount(NULL, "/", NULL, MS_REC | MS_PRIVATE, NULL);
+	ck_assert_msg(!mount("tmpfs", "/proc/sys", "tmpfs", 0, "mode=0755"),
+		      "mount /proc/sys: %s", strerror(errno));
+	ck_assert_int_eq(mkdir("/proc/sys/kernel", 0755), 0);
+	if (!value)
+		return;
+	fd = open(path, O_WRONLY | O_CREAT | O_EXCL, mode);
+	ck_assert_msg(fd >= 0, "%s: %s", path, strerror(errno));
+	ck_assert_int_eq(write(fd, value, strlen(value)),
+			 (ssize_t)strlen(value));
+	ck_assert_int_eq(fchmod(fd, mode), 0);
+	close(fd);
 }

@@ -115,6 +115,14 @@ int param_get(const char *name);
 /* The same, without failing the test: 0 or the errno (ENOENT: no such). */
 int param_read(const char *name, long *val);
 
+/*
+ * From here on this process and its children see @value (e.g. "1\n"; NULL:
+ * no such file) with @mode as /proc/sys/kernel/nmi_watchdog: a tmpfs over
+ * /proc/sys in a mount namespace of their own. The test VM's kernel has
+ * no NMI watchdog, and TCG no PMU for one to hold.
+ */
+void fake_nmi_watchdog(const char *value, mode_t mode);
+
 /* --- child processes (kid.c) --- */
 
 struct kid {

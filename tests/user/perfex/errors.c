@@ -181,13 +181,94 @@ START_TEST(held_counters_name_holder)
 		ck_assert_msg(held.status == 1, "status %d:\n%s", held.status,
 			      held.err);
 		ck_assert_msg(strstr(held.err, HELD_BY), "%s", held.err);
-		ck_assert_ptr_nonnull(strstr(held.err, "reclaim"));
+		/* reclaim takes back per-thread counters only */
+		ck_assert_msg(strstr(held.err, "close /proc/perfctr/global") &&
+			      !strstr(held.err, "reclaim"), "%s", held.err);
 	} else {
 		ck_assert_msg(held.status == 0, "status %d:\n%s", held.status,
 			      held.err);
 	}
 	ck_assert_msg(freed.status == 0, "released: status %d:\n%s",
 		      freed.status, freed.err);
+}
+
+/* --- the kernel holds the counters --- */
+
+#ifdef __powerpc__
+#define KERNEL_HELD	"perfex: the counters are held by perf_events: "
+#else
+#define KERNEL_HELD	"perfex: the counters are held by perf_events (the NMI watchdog or a perf user): "
+#endif
+
+/* perfex's standard error has @text. */
+static void px_has(const struct px_result *r, const char *text)
+{
+	ck_assert_msg(strstr(r->err, text), "no '%s' in:\n%s", text, r->err);
+}
+
+/* perfex's refusal while the kernel holds them, the sysctl reading @nmi. */
+static void kernel_held(struct px_result *r, const char *nmi)
+{
+	static const char *const argv[] = { "-e", PX_EVENTS, "true", NULL };
+
+	px_plain_cpuid();
+	ck_assert_int_eq(param_put("kernel_busy", "1"), 0);
+	fake_nmi_watchdog(nmi, 0644);
+	px_run(r, argv);
+	ck_assert_int_eq(param_put("kernel_busy", "0"), 0);
+	ck_assert_msg(r->status == 1, "status %d:\n%s", r->status, r->err);
+	ck_assert_msg(strstr(r->err, KERNEL_HELD), "%s", r->err);
+	ck_assert_msg(!strstr(r->err, "reclaim"), "%s", r->err);
+}
+
+#ifndef __powerpc__
+/* The watchdog on: named, with the remedy now and after a reboot. */
+START_TEST(kernel_held_names_watchdog)
+{
+	struct px_result r;
+
+	if (!model)
+		return;		/* perfctr.ko counts the TSC only here */
+	kernel_held(&r, "1\n");
+	px_has(&r, KERNEL_HELD "kernel.nmi_watchdog is 1: ");
+	px_has(&r, "most likely the NMI watchdog holds the counters");
+	px_has(&r, "run 'sysctl kernel.nmi_watchdog=0'");
+	px_has(&r, "'kernel.nmi_watchdog = 0' in a file in /etc/sysctl.d/");
+	px_has(&r, "boot with nmi_watchdog=0");
+}
+#endif
+
+/* The watchdog off: a perf user, and nothing to turn off. */
+START_TEST(kernel_held_names_perf_user)
+{
+	struct px_result r;
+
+	if (!model)
+		return;
+	kernel_held(&r, "0\n");
+	px_has(&r, "a perf user, not the NMI watchdog");
+	px_has(&r, "Wait for it to end");
+	ck_assert_msg(!strstr(r.err, "sysctl"), "%s", r.err);
+}
+
+/* perfex -i shows the watchdog's state beside reserved_by. */
+#define NMI_ON \
+	"\nnmi_watchdog\t1 (on; if reserved_by is perf_events: sysctl kernel.nmi_watchdog=0)\n"
+#define NMI_NONE	"\nnmi_watchdog\tnone (this kernel has no NMI watchdog)\n"
+
+START_TEST(info_shows_nmi_watchdog)
+{
+	static const char *const argv[] = { "-i", NULL };
+	struct px_result r;
+
+	fake_nmi_watchdog("1\n", 0644);
+	px_run(&r, argv);
+	ck_assert_msg(r.status == 0, "status %d:\n%s", r.status, r.err);
+	ck_assert_msg(strstr(r.out, NMI_ON), "%s", r.out);
+	ck_assert_int_eq(umount("/proc/sys"), 0);
+	fake_nmi_watchdog(NULL, 0);
+	px_run(&r, argv);
+	ck_assert_msg(strstr(r.out, NMI_NONE), "%s", r.out);
 }
 
 /* --- the privilege policy --- */
@@ -301,6 +382,11 @@ void px_errors_tcase(struct Suite *s)
 	tcase_add_test(tc, not_loaded_says_modprobe);
 	tcase_add_test(tc, tsc_only_or_events_count);
 	tcase_add_test(tc, held_counters_name_holder);
+#ifndef __powerpc__
+	tcase_add_test(tc, kernel_held_names_watchdog);
+#endif
+	tcase_add_test(tc, kernel_held_names_perf_user);
+	tcase_add_test(tc, info_shows_nmi_watchdog);
 	tcase_add_test(tc, paranoid_3_names_setting);
 	tcase_add_test(tc, paranoid_2_refuses_kernel_mode);
 	tcase_add_test(tc, setuid_drops_counters);

@@ -18,6 +18,31 @@
 
 #define RECLAIM_PATH	PERFCTR_ROOT "/reclaim"
 
+/* What libperfctr advises on EBUSY now, its lines joined by spaces. */
+static const char *busy_advice(void)
+{
+	static char flat[1024];
+	const char *why = perfctr_explain(EBUSY);
+	size_t i;
+
+	ck_assert_ptr_nonnull(why);
+	snprintf(flat, sizeof(flat), "%s", why);
+	for (i = 0; flat[i]; i++)
+		if (flat[i] == '\n')
+			flat[i] = ' ';
+	return flat;
+}
+
+static void has(const char *s, const char *word)
+{
+	ck_assert_msg(strstr(s, word), "no '%s' in: %s", word, s);
+}
+
+static void hasnt(const char *s, const char *word)
+{
+	ck_assert_msg(!strstr(s, word), "'%s' in: %s", word, s);
+}
+
 /* --- who holds the hardware, and taking it back --- */
 
 /* As nobody: counters that run until released; reports its status. */
@@ -84,6 +109,20 @@ static void take_back(void)
 	close(fd);
 }
 
+/* Global mode wants counters the sets hold: EBUSY. */
+static void global_refused(void)
+{
+	struct perfctr_cpu_control c;
+	int fd = open_global();
+
+	memset(&c, 0, sizeof(c));
+	c.tsc_on = 1;
+	model->amode(&c);
+	ck_assert_int_eq(write(fd, &c, sizeof(c)), -1);
+	ck_assert_int_eq(errno, EBUSY);
+	close(fd);
+}
+
 START_TEST(info_names_holder_and_reclaim_takes_back)
 {
 	char *v;
@@ -95,6 +134,8 @@ START_TEST(info_names_holder_and_reclaim_takes_back)
 	v = holder_settles("virtual counters (1 set; uid 65534)");
 	ck_assert_msg(v && !strcmp(v, "virtual counters (1 set; uid 65534)"),
 		      "reserved_by: %s", v);
+	global_refused();
+	has(busy_advice(), "echo 1 > " RECLAIM_PATH);
 	take_back();
 	v = info_field("reserved_by");
 	ck_assert_msg(v && !strcmp(v, "none"), "after reclaim: %s", v);
@@ -150,6 +191,8 @@ START_TEST(reclaim_hold_keeps_sets_off)
 	model->amode(&c.cpu_control);
 	ck_assert_int_eq(vperfctr_control(vp, &c), -1);
 	ck_assert_int_eq(errno, EBUSY);
+	has(busy_advice(), "write release to " RECLAIM_PATH);
+	hasnt(busy_advice(), "echo 1 >");
 	reclaim_word("release\n");
 	v = info_field("reclaim_hold");
 	ck_assert_msg(v && !strcmp(v, "0"), "reclaim_hold: %s", v);
@@ -192,7 +235,7 @@ START_TEST(reclaim_needs_perfmon)
 #ifdef __powerpc__
 #define KERNEL_HOLDER	"perf_events"
 #else
-#define KERNEL_HOLDER	"perf_events or the NMI watchdog"
+#define KERNEL_HOLDER	"perf_events (the NMI watchdog or a perf user)"
 #endif
 
 /* The simulated PMU's kernel allocator says no, as perf_events would. */
@@ -216,6 +259,116 @@ START_TEST(info_names_kernel_holder)
 	v = info_field("reserved_by");
 	ck_assert_msg(v && !strcmp(v, "none"), "reserved_by: %s", v);
 	vperfctr_close(vp);
+}
+
+/*
+ * As nobody, who may not ask the kernel: info names the kernel only once
+ * a refusal has said it holds the counters.
+ */
+static int refused_kid(int rd, int wr, void *arg)
+{
+	struct vperfctr_control c;
+	struct vperfctr *vp;
+	char *v;
+
+	(void)rd;
+	(void)wr;
+	(void)arg;
+	if (become_nobody())
+		return kid_fail(90);
+	vp = vperfctr_open();
+	tsc_control(&c);
+	model->amode(&c.cpu_control);
+	v = info_field("reserved_by");
+	if (!vp || !v || strcmp(v, "none"))
+		return kid_fail(91);
+	if (vperfctr_control(vp, &c) != -1 || errno != EBUSY)
+		return kid_fail(92);
+	v = info_field("reserved_by");
+	if (!v || strcmp(v, KERNEL_HOLDER))
+		return kid_fail(93);
+#ifndef __powerpc__
+	if (!strstr(busy_advice(), "sysctl kernel.nmi_watchdog=0"))
+		return kid_fail(94);
+#endif
+	return 0;
+}
+
+START_TEST(kernel_refusal_named_to_all)
+{
+	char *v;
+
+	usleep(1100000);	/* root's read below asks the kernel */
+	v = info_field("reserved_by");
+	ck_assert_msg(v && !strcmp(v, "none"), "reserved_by: %s", v);
+	ck_assert_int_eq(param_put("kernel_busy", "1"), 0);
+	fake_nmi_watchdog("1\n", 0644);
+	kid_run(refused_kid, NULL);
+}
+
+/* The kernel refuses a control; the sysctl reads @nmi (NULL: absent). */
+static const char *kernel_refusal(const char *nmi)
+{
+	struct vperfctr *vp = vperfctr_open();
+	struct vperfctr_control c;
+
+	ck_assert_ptr_nonnull(vp);
+	ck_assert_int_eq(param_put("kernel_busy", "1"), 0);
+	fake_nmi_watchdog(nmi, 0644);
+	tsc_control(&c);
+	model->amode(&c.cpu_control);
+	ck_assert_int_eq(vperfctr_control(vp, &c), -1);
+	ck_assert_int_eq(errno, EBUSY);
+	ck_assert_int_eq(param_put("kernel_busy", "0"), 0);
+	vperfctr_close(vp);
+	return busy_advice();
+}
+
+/* The watchdog on: it is named, with the remedy now and at every boot. */
+START_TEST(kernel_advice_watchdog_on)
+{
+	const char *why = kernel_refusal("1\n");
+
+	has(why, "kernel.nmi_watchdog is 1");
+	has(why, "NMI watchdog");
+	has(why, "'sysctl kernel.nmi_watchdog=0'");
+	has(why, "'kernel.nmi_watchdog = 0' in a file in /etc/sysctl.d/");
+	has(why, "boot with nmi_watchdog=0");
+	has(why, "perf stat");
+	hasnt(why, "reclaim");
+}
+
+/* Off, or no watchdog in this kernel: a perf user, and no sysctl to turn. */
+START_TEST(kernel_advice_watchdog_off)
+{
+	const char *why = kernel_refusal("0\n");
+
+	has(why, "perf_events holds the counters for a perf user");
+	has(why, "not the NMI watchdog");
+	has(why, "perf stat");
+	hasnt(why, "sysctl");
+	hasnt(why, "reclaim");
+}
+
+START_TEST(kernel_advice_no_watchdog)
+{
+	const char *why = kernel_refusal(NULL);
+
+	has(why, "not the NMI watchdog");
+	hasnt(why, "sysctl");
+	hasnt(why, "reclaim");
+}
+
+/* Unreadable as a 0 or 1: both holders, each with its remedy. */
+START_TEST(kernel_advice_watchdog_unknown)
+{
+	const char *why = kernel_refusal("");
+
+	has(why, "cannot be read");
+	has(why, "'sysctl kernel.nmi_watchdog=0'");
+	has(why, "/etc/sysctl.d/");
+	has(why, "perf user");
+	hasnt(why, "reclaim");
 }
 
 static void kernel_free(void)
@@ -315,5 +468,12 @@ void sec_hardware_tcase(Suite *s)
 	if (model) {
 		tc = add_tcase(s, "kernel", NULL, kernel_free);
 		tcase_add_test(tc, info_names_kernel_holder);
+		tcase_add_test(tc, kernel_refusal_named_to_all);
+#ifndef __powerpc__
+		tcase_add_test(tc, kernel_advice_watchdog_on);
+		tcase_add_test(tc, kernel_advice_watchdog_unknown);
+#endif
+		tcase_add_test(tc, kernel_advice_watchdog_off);
+		tcase_add_test(tc, kernel_advice_no_watchdog);
 	}
 }

@@ -27,6 +27,7 @@
 #include "pmc-view.h"
 
 #define INFO_PATH	PERFCTR_ROOT "/info"
+#define NMI_WATCHDOG_PATH	"/proc/sys/kernel/nmi_watchdog"
 /* statfs()'s f_type of the perfctr file system (virtual.rst). */
 #define PERFCTR_FS_MAGIC	0x70637472
 
@@ -110,6 +111,8 @@ static void parse_info_line(struct perfctr_info *info, const char *key,
 		copy_field(info->cpuid, sizeof(info->cpuid), val);
 	else if (!strcmp(key, "ibs_caps"))
 		info->ibs_caps = strtoul(val, NULL, 16);
+	else if (!strcmp(key, "reclaim_hold"))
+		info->reclaim_hold = strtol(val, NULL, 10);
 }
 
 int perfctr_info(struct perfctr_info *info)
@@ -169,15 +172,109 @@ static const char *explain_eacces(void)
 	       "/sys/module/perfctr/parameters/paranoid";
 }
 
-const char *perfctr_explain(int err)
+int perfctr_nmi_watchdog(void)
+{
+	char buf[8];
+	ssize_t n;
+	int fd, err;
+
+	fd = open(NMI_WATCHDOG_PATH, O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		return -1;
+	n = read(fd, buf, sizeof(buf));
+	err = n < 0 ? errno : EPROTO;
+	close(fd);
+	if (n == 2 && (buf[0] == '0' || buf[0] == '1') && buf[1] == '\n')
+		return buf[0] - '0';
+	errno = err;
+	return -1;
+}
+
+/*
+ * The kernel only knows that perf_events holds the counters; whether for
+ * the NMI watchdog, it cannot tell, but the watchdog's sysctl reads 1
+ * only while it is available and on (sharing.rst).
+ */
+static const char *const held_by_watchdog =
+	"kernel.nmi_watchdog is 1: most likely the NMI watchdog\n"
+	"holds the counters through perf_events. As root, run\n"
+	"'sysctl kernel.nmi_watchdog=0' to free them; to keep it off\n"
+	"after a reboot, put 'kernel.nmi_watchdog = 0' in a file in\n"
+	"/etc/sysctl.d/ (e.g. 90-perfctr.conf), or boot with\n"
+	"nmi_watchdog=0. If they stay busy, a perf user holds them\n"
+	"too (perf stat, record or top, a KVM guest's PMU): wait for\n"
+	"it to end";
+
+static const char *const held_by_perf_user =
+	"perf_events holds the counters for a perf user, not the NMI\n"
+	"watchdog (kernel.nmi_watchdog is 0 or absent): perf stat,\n"
+	"record or top, another perf_event_open() caller, or a KVM\n"
+	"guest's virtual PMU. Wait for it to end; perfctr cannot\n"
+	"take the counters back from perf";
+
+static const char *const held_by_perf_unknown =
+	"perf_events holds the counters, and\n"
+	NMI_WATCHDOG_PATH " cannot be read to tell\n"
+	"for whom: if it is the NMI watchdog, as root run\n"
+	"'sysctl kernel.nmi_watchdog=0' (to keep it off, put\n"
+	"'kernel.nmi_watchdog = 0' in a file in /etc/sysctl.d/, or\n"
+	"boot with nmi_watchdog=0); else wait for the perf user\n"
+	"(perf stat, record or top, a KVM guest's PMU) to end";
+
+static const char *explain_kernel_holder(void)
+{
+	switch (perfctr_nmi_watchdog()) {
+	case 1:
+		return held_by_watchdog;
+	case 0:
+		return held_by_perf_user;
+	}
+	return errno == ENOENT ? held_by_perf_user : held_by_perf_unknown;
+}
+
+static int has_prefix(const char *s, const char *prefix)
+{
+	return !strncmp(s, prefix, strlen(prefix));
+}
+
+/* Reclaim is advised only where it helps: perfctr's own per-thread sets. */
+static const char *explain_ebusy(void)
+{
+	struct perfctr_info info;
+
+	if (perfctr_info(&info))
+		return "the counters are in use: see reserved_by in " INFO_PATH
+		       "\nfor their holder, and wait for it to let go";
+	if (has_prefix(info.reserved_by, "virtual counters"))
+		return "other threads' per-thread counters hold the counters\n"
+		       "(reserved_by in " INFO_PATH "): wait for them to\n"
+		       "end, or ask the administrator to take them back:\n"
+		       "echo 1 > " PERFCTR_ROOT "/reclaim";
+	if (has_prefix(info.reserved_by, "global-mode perfctr"))
+		return "global-mode perfctr holds the counters: wait for its\n"
+		       "user to close " PERFCTR_ROOT "/global (only\n"
+		       "per-thread counters can be taken back)";
+	if (has_prefix(info.reserved_by, "perf_events"))
+		return explain_kernel_holder();
+	if (info.reclaim_hold > 0)
+		return "the administrator holds the counters back from\n"
+		       "per-thread counters (reclaim_hold is 1 in " INFO_PATH
+		       "):\nask them to write release to " PERFCTR_ROOT "/reclaim";
+	if (!strcmp(info.reserved_by, "none"))
+		return "the counters were busy, and their holder has let go\n"
+		       "since (reserved_by in " INFO_PATH " is none): try\n"
+		       "again";
+	return "the counters are in use (reserved_by in " INFO_PATH "):\n"
+	       "wait for their holder to let go";
+}
+
+static const char *explain(int err)
 {
 	switch (err) {
 	case EACCES:
 		return explain_eacces();
 	case EBUSY:
-		return "the counters are in use (reserved_by in " INFO_PATH "):\n"
-		       "wait for their holder, or ask the administrator to take\n"
-		       "them back: echo 1 > " PERFCTR_ROOT "/reclaim";
+		return explain_ebusy();
 	case EINVAL:
 		return "the control is not valid for this CPU: see the rules\n"
 		       "for its family in Documentation/perfctr/";
@@ -193,6 +290,16 @@ const char *perfctr_explain(int err)
 		       PERFCTR_ROOT ")";
 	}
 	return NULL;
+}
+
+/* The files read to explain leave errno as the caller had it. */
+const char *perfctr_explain(int err)
+{
+	int saved = errno;
+	const char *why = explain(err);
+
+	errno = saved;
+	return why;
 }
 
 /* Command-line counters, as the tools take them */

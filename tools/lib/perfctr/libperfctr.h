@@ -37,9 +37,17 @@ struct perfctr_info {
 	char reserved_by[128];		/* who holds the counters, or "none" */
 	char cpuid[64];			/* perf's CPU id (events.rst) */
 	unsigned int ibs_caps;		/* PERFCTR_IBS_CAP_*; 0: no IBS */
+	int reclaim_hold;		/* 1: sets are held off (reclaim) */
 };
 
 int perfctr_info(struct perfctr_info *info);
+
+/*
+ * The kernel's NMI watchdog as /proc/sys/kernel/nmi_watchdog says: 1 on
+ * (on x86 it holds the counters through perf_events), 0 off; -1 with
+ * errno where it cannot be read (ENOENT: this kernel has none).
+ */
+int perfctr_nmi_watchdog(void);
 
 /*
  * Why perfctr refused a request with errno @err, and what to change, as
