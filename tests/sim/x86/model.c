@@ -193,6 +193,7 @@ const struct perfctr_x86_sim_model sim_fam10 =
 	SIM_X86("fam10h", AMD, 16, 2, .has_mmx = true, .kind = SIM_K7, K7_REGS,
 		.ibs_caps = SIM_IBS_FAM10);
 
+/* Family 15h on: six core counters (APM vol. 2, 24593 rev. 3.42, 13.2). */
 #define F15_REGS .has_mmx = true, .has_perfctr_core = true, .kind = SIM_K7, \
 	.pmc_mask = 0x3F, .sel_msr = 0xC0010200, .ctr_msr = 0xC0010201, \
 	.stride = 2, .width = 48
@@ -202,9 +203,9 @@ const struct perfctr_x86_sim_model sim_fam15 =
 		.amd_pairs = true);
 
 /*
- * Zen 3 (family 19h model 21h; PPR 56214 rev. 3.03, section 2.1.15
- * "Performance Monitor Counters"): six core counters as Zen's, the
- * Merge pairs, no PerfMonV2 (CPUID Fn8000_0022 EAX[0] clear).
+ * Zen 3 (family 19h model 21h; PPR 56214, "Performance Monitor
+ * Counters"): six core counters as Zen's, the Merge pairs, no PerfMonV2
+ * (CPUID Fn8000_0022 EAX[0] clear).
  */
 const struct perfctr_x86_sim_model sim_zen3 =
 	SIM_X86("zen3", AMD, 0x19, 0x21, F15_REGS, .ibs_caps = SIM_IBS_ZEN,
