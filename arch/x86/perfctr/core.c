@@ -123,10 +123,26 @@ static void pc_sample_actrs(struct perfctr_cpu_state *state, unsigned int n)
 				   pc_read_counter(state->pmc[i].map));
 }
 
+/* The global enable register: Intel's GLOBAL_CTRL or AMD PerfMonV2's. */
+static u64 pc_global_read(void)
+{
+	if (pc_family.id == PERFCTR_X86_AMD_FAM10)
+		return pc_amd_global_ctl_read();
+	return pc_rdmsr(MSR_CORE_PERF_GLOBAL_CTRL);
+}
+
+static void pc_global_write(u64 val)
+{
+	if (pc_family.id == PERFCTR_X86_AMD_FAM10)
+		pc_amd_global_ctl_write(val);
+	else
+		pc_wrmsr(MSR_CORE_PERF_GLOBAL_CTRL, val);
+}
+
 static void pc_global_ctrl(struct pc_cache *cache, u64 val)
 {
 	if (cache->global_ctrl != val) {
-		pc_wrmsr(MSR_CORE_PERF_GLOBAL_CTRL, val);
+		pc_global_write(val);
 		cache->global_ctrl = val;
 	}
 }
@@ -427,8 +443,7 @@ static void pc_setup_cpu(bool regs)
 	}
 	/* Our counters enabled globally only while a state runs. */
 	if (regs && pc_family.gate == PC_GATE_GLOBAL) {
-		cache->global_on = pc_rdmsr(MSR_CORE_PERF_GLOBAL_CTRL) |
-				   pc_all_ctrs();
+		cache->global_on = pc_global_read() | pc_all_ctrs();
 		cache->global_ctrl = cache->global_on;
 		pc_global_ctrl(cache, cache->global_on & ~pc_all_ctrs());
 	}
@@ -619,6 +634,7 @@ static enum pc_gate pc_gate_of(const struct perfctr_x86_family *f)
 		return PC_GATE_PMC0;
 	case PERFCTR_X86_INTEL_P4:
 		return PC_GATE_CCCR;
+	case PERFCTR_X86_AMD_FAM10:	/* PerfMonV2 */
 	case PERFCTR_X86_INTEL_ARCH:
 		return f->global_ctrl ? PC_GATE_GLOBAL : PC_GATE_EACH;
 	default:

@@ -53,8 +53,9 @@ static const struct perfctr_x86_family *pc_amd(const struct pc_cpu_ident *id)
 		return &perfctr_k8_family;		/* Athlon 64, Opteron */
 	if (id->family < 16)
 		return NULL;
+	/* 15h, Zen 1-3 and Hygon 18h (Zen 1); Zen 4 was probed before. */
 	if (id->has_perfctr_core)
-		return &perfctr_fam15_family;		/* 15h, Zen and on */
+		return &perfctr_fam15_family;
 	return &perfctr_fam10_family;			/* 10h-14h */
 }
 
@@ -89,6 +90,13 @@ int pc_detect_family(const struct pc_cpu_ident *id,
 
 	*why = NULL;
 	if (id->vendor == X86_VENDOR_INTEL && pc_arch_perfmon_probe(id, out))
+		return 0;
+	if (id->vendor == X86_VENDOR_AMD || id->vendor == X86_VENDOR_HYGON)
+		pc_amd_setup(id);
+	/* Zen 4 on: sized from CPUID, as arch perfmon is. */
+	if ((id->vendor == X86_VENDOR_AMD || id->vendor == X86_VENDOR_HYGON) &&
+	    id->family >= 0x17 && id->has_perfctr_core &&
+	    pc_amd_v2_probe(id, out))
 		return 0;
 	if (id->vendor == X86_VENDOR_INTEL && id->family == 15) {
 		pc_p4_setup(id);			/* every NetBurst model */

@@ -33,6 +33,8 @@ static bool pc_ictrs_overflowed(const struct perfctr_cpu_state *state)
 	unsigned int i = perfctr_cstatus_nractrs(state->cstatus);
 	unsigned int nrctrs = perfctr_cstatus_nrctrs(state->cstatus);
 
+	if (pc_family.ictrs_overflowed)
+		return pc_family.ictrs_overflowed(state);
 	for (; i < nrctrs; i++)
 		if (perfctr_ictr_overflowed(pc_read_counter(state->pmc[i].map)))
 			return true;

@@ -428,4 +428,35 @@ static inline int pc_eilvt_setup(unsigned int offset, u8 vector, u8 msg_type,
 
 #endif /* PERFCTR_SIM */
 
+/*
+ * AMD PerfMonV2 (CPUID Fn8000_0022 EAX[0]; APM vol. 2, 24593 rev. 3.42,
+ * section 13.2): one bit per core counter in each of PerfCntrGlobalCtl
+ * (a counter counts only with this bit and its PERF_CTL.EN),
+ * PerfCntrGlobalStatus (overflowed; read-only) and
+ * PerfCntrGlobalStatusClr (write 1 to clear a status bit).
+ */
+#define PC_AMD_GLOBAL_STATUS		0xC0000300U
+#define PC_AMD_GLOBAL_CTL		0xC0000301U
+#define PC_AMD_GLOBAL_STATUS_CLR	0xC0000302U
+
+static inline u64 pc_amd_global_ctl_read(void)
+{
+	return pc_rdmsr(PC_AMD_GLOBAL_CTL);
+}
+
+static inline void pc_amd_global_ctl_write(u64 val)
+{
+	pc_wrmsr(PC_AMD_GLOBAL_CTL, val);
+}
+
+static inline u64 pc_amd_global_status(void)
+{
+	return pc_rdmsr(PC_AMD_GLOBAL_STATUS);
+}
+
+static inline void pc_amd_global_status_clr(u64 bits)
+{
+	pc_wrmsr(PC_AMD_GLOBAL_STATUS_CLR, bits);
+}
+
 #endif /* _PERFCTR_X86_REGS_H */

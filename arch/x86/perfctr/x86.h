@@ -149,6 +149,11 @@ struct perfctr_x86_family {
 			      struct pc_cache *cache);
 	/* Stop hardware counter @pmc (an i-mode counter being suspended). */
 	void (*stop_counter)(u32 pmc, struct pc_cache *cache);
+	/*
+	 * In the overflow NMI: has an i-mode counter of @state overflowed?
+	 * NULL: the counters' values say.
+	 */
+	bool (*ictrs_overflowed)(const struct perfctr_cpu_state *state);
 	/* Clear overflow flags of the counters in @mask; NULL if none. */
 	void (*ack_overflow)(const struct perfctr_cpu_state *state,
 			     unsigned int mask);
@@ -170,8 +175,16 @@ extern const struct perfctr_x86_family perfctr_k7_family;
 extern const struct perfctr_x86_family perfctr_k8_family;
 extern const struct perfctr_x86_family perfctr_fam10_family;
 extern const struct perfctr_x86_family perfctr_fam15_family;
+extern const struct perfctr_x86_family perfctr_amd_v2_family;
 extern const struct perfctr_x86_family perfctr_c3_family;
 extern const struct perfctr_x86_family perfctr_p4_family;
+
+/* AMD: family 17h on pairs counters for its large-increment events. */
+void pc_amd_setup(const struct pc_cpu_ident *id);
+
+/* Fills @out from CPUID Fn8000_0022; false without AMD PerfMonV2. */
+bool pc_amd_v2_probe(const struct pc_cpu_ident *id,
+		     struct perfctr_x86_family *out);
 
 /* P4 model and Hyper-Threading facts, from detection. */
 void pc_p4_setup(const struct pc_cpu_ident *id);

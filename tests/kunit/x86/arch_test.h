@@ -134,12 +134,15 @@ static inline u64 preset(s32 ireset)
  * suspend, from the manuals: arch perfmon v2 has one global enable
  * (IA32_PERF_GLOBAL_CTRL), the P6 one in EVNTSEL0, the P5 and its clones
  * a CESR whose zero value counts nothing; each K7 and arch v1 evntsel and
- * each P4 CCCR has an enable bit of its own. The WinChip and the C3
- * cannot stop theirs.
+ * each P4 CCCR has an enable bit of its own, but AMD PerfMonV2 has one
+ * global enable too (PerfCntrGlobalCtl). The WinChip and the C3 cannot
+ * stop theirs.
  */
 static inline unsigned int stop_writes(const struct perfctr_x86_sim_model *m,
 				       unsigned int n)
 {
+	if (m->kind == SIM_K7 && m->amd_v2_ctrs)
+		return 1;
 	switch (m->kind) {
 	case SIM_ARCH:
 		return (m->cpuid_a_eax & 0xFF) >= 2 ? 1 : n;

@@ -11,11 +11,13 @@ static const struct perfctr_x86_sim_model *const counting_models[] = {
 	&sim_p5, &sim_p5mmx, &sim_mii, &sim_winchip, &sim_p6, &sim_arch_v1,
 	&sim_arch_v2, &sim_k7, &sim_k8, &sim_fam10, &sim_fam15, &sim_c3,
 	&sim_p4,
+	&sim_zen3, &sim_zen4, &sim_hygon,
 };
 
 static const struct perfctr_x86_sim_model *const imode_models[] = {
 	&sim_p6, &sim_arch_v1, &sim_arch_v2, &sim_k7, &sim_k8, &sim_fam10,
 	&sim_fam15, &sim_p4,
+	&sim_zen3, &sim_zen4, &sim_hygon,
 };
 
 KUNIT_ARRAY_PARAM(counting, counting_models, sim_model_desc);
@@ -172,6 +174,8 @@ static void count_user_rdpmc_gate(struct kunit *test)
 static unsigned int load_writes(const struct perfctr_x86_sim_model *m,
 				unsigned int n)
 {
+	if (m->kind == SIM_K7 && m->amd_v2_ctrs)
+		return 2;				/* + PerfCntrGlobalCtl */
 	switch (m->kind) {
 	case SIM_ARCH:					/* v2: + GLOBAL_CTRL */
 		return (m->cpuid_a_eax & 0xFF) >= 2 ? 2 : n;

@@ -282,6 +282,59 @@ static const struct rule_case rule_cases[] = {
 	  .expect = OK },
 	{ "fam15-map5", &sim_fam15, 1, 1, 0, .c = { { 5, P6OK(0x76), 0x1 } }, .expect = OK },
 	{ "fam15-map6", &sim_fam15, 1, 1, 0, .c = { { 6, P6OK(0x76) } }, .expect = BAD },
+	/*
+	 * Family 17h on (zen, zen3, zen4, hygon): the large-increment event
+	 * 003h only on an even counter whose odd neighbour, a-mode, holds
+	 * the Merge event FFFh with EN (PPR 55901, 2.1.13.3); 10h has no
+	 * such rule.
+	 */
+#define WIDE		P6OK(0x03)
+#define MERGE_SEL	(EN | 0xFF)
+	{ "zen-pair", &sim_fam15, 1, 2, 0,
+	  .c = { { 0, WIDE }, { 1, MERGE_SEL, 0xF } }, .expect = OK },
+	{ "zen-pair-reversed", &sim_fam15, 1, 2, 0,
+	  .c = { { 5, MERGE_SEL, 0xF }, { 4, WIDE } }, .expect = OK },
+	{ "zen-pair-wide-imode", &sim_fam15, 1, 1, 1, true,
+	  .c = { { 3, MERGE_SEL, 0xF }, { 2, WIDE | INT, 0, -5 } }, .expect = OK },
+	{ "zen-wide-alone", &sim_fam15, 1, 1, 0, .c = { { 0, WIDE } }, .expect = BAD },
+	{ "zen-wide-umask-alone", &sim_fam15, 1, 1, 0,
+	  .c = { { 0, WIDE | 0x0F00 } }, .expect = BAD },
+	{ "zen-wide-odd", &sim_fam15, 1, 2, 0,
+	  .c = { { 1, WIDE }, { 2, MERGE_SEL, 0xF } }, .expect = BAD },
+	{ "zen-wide-odd-merge-even", &sim_fam15, 1, 2, 0,
+	  .c = { { 1, WIDE }, { 0, MERGE_SEL, 0xF } }, .expect = BAD },
+	{ "zen-wide-other-neighbour", &sim_fam15, 1, 2, 0,
+	  .c = { { 0, WIDE }, { 1, P6OK(0x76) } }, .expect = BAD },
+	{ "zen-wide-merge-not-next", &sim_fam15, 1, 2, 0,
+	  .c = { { 0, WIDE }, { 3, MERGE_SEL, 0xF } }, .expect = BAD },
+	{ "zen-merge-alone", &sim_fam15, 1, 1, 0, .c = { { 1, MERGE_SEL, 0xF } }, .expect = BAD },
+	{ "zen-merge-merge", &sim_fam15, 1, 2, 0,
+	  .c = { { 0, MERGE_SEL, 0xF }, { 1, MERGE_SEL, 0xF } }, .expect = BAD },
+	{ "zen-merge-imode", &sim_fam15, 1, 1, 1, true,
+	  .c = { { 0, WIDE }, { 1, EN | INT | 0xFF, 0xF, -5 } }, .expect = BAD },
+	{ "zen-merge-no-en", &sim_fam15, 1, 2, 0,
+	  .c = { { 0, WIDE }, { 1, 0xFF, 0xF } }, .expect = BAD },
+	{ "zen-merge-other-event", &sim_fam15, 1, 2, 0,
+	  .c = { { 0, P6OK(0x76) }, { 1, MERGE_SEL, 0xF } }, .expect = OK },
+	{ "zen-event-103", &sim_fam15, 1, 1, 0, .c = { { 0, WIDE, 0x1 } }, .expect = OK },
+	{ "zen3-pair", &sim_zen3, 1, 2, 0,
+	  .c = { { 2, WIDE }, { 3, MERGE_SEL, 0xF } }, .expect = OK },
+	{ "zen3-wide-alone", &sim_zen3, 1, 1, 0, .c = { { 2, WIDE } }, .expect = BAD },
+	{ "zen4-pair", &sim_zen4, 1, 2, 0,
+	  .c = { { 4, WIDE }, { 5, MERGE_SEL, 0xF } }, .expect = OK },
+	{ "zen4-wide-alone", &sim_zen4, 1, 1, 0, .c = { { 4, WIDE } }, .expect = BAD },
+	{ "zen4-map6", &sim_zen4, 1, 1, 0, .c = { { 6, P6OK(0x76) } }, .expect = BAD },
+	{ "zen4-bit21", &sim_zen4, 1, 1, 0,
+	  .c = { { 5, P6OK(0x76) | 0x200000 } }, .expect = BAD },
+	{ "zen4-no-en", &sim_zen4, 1, 1, 0, .c = { { 5, CPL | 0x76 } }, .expect = BAD },
+	{ "zen4-guest-host", &sim_zen4, 1, 1, 0,
+	  .c = { { 5, P6OK(0x76), 0x30F } }, .expect = OK },
+	{ "hygon-pair", &sim_hygon, 1, 2, 0,
+	  .c = { { 0, WIDE }, { 1, MERGE_SEL, 0xF } }, .expect = OK },
+	{ "hygon-wide-alone", &sim_hygon, 1, 1, 0, .c = { { 0, WIDE } }, .expect = BAD },
+	{ "fam10-wide-alone", &sim_fam10, 1, 1, 0, .c = { { 0, WIDE } }, .expect = OK },
+#undef WIDE
+#undef MERGE_SEL
 	/* VIA C3: counter 1 only, 9-bit event field, nothing else. */
 	{ "c3-map1", &sim_c3, 1, 1, 0, .c = { { 1, 0x1FF } }, .expect = OK },
 	{ "c3-map0", &sim_c3, 1, 1, 0, .c = { { 0, 0xC0 } }, .expect = BAD },

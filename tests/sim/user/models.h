@@ -129,6 +129,9 @@ static const struct sim_model sim_models[] = {
 	  sim_evntsel_kernel },
 	{ "p4-model3-ht", "Intel P4", "GenuineIntel-15-3-0", "1", 18,
 	  sim_p4_amode, sim_p4_imode, sim_p4_refused, sim_p4_kernel },
+	/* AMD PerfMonV2: the K7's controls, counting only with the global enable. */
+	{ "zen4", "AMD PerfMonV2 (Zen 4 and later)", "AuthenticAMD-25-11-0", "",
+	  6, sim_k7_amode, sim_k7_imode, sim_k7_refused, sim_evntsel_kernel },
 };
 #else
 /* MMCR0[FCS], bit 1 in the manuals' numbering: freeze in supervisor state. */

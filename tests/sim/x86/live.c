@@ -15,11 +15,12 @@
 
 static char *model = "k7";
 module_param(model, charp, 0444);
-MODULE_PARM_DESC(model, "simulated CPU: p5mmx p6 arch-v2 k7 fam10h zen c3 p4-model2 p4-model3-ht");
+MODULE_PARM_DESC(model, "simulated CPU: p5mmx p6 arch-v2 k7 fam10h zen c3 p4-model2 p4-model3-ht zen3 zen4 hygon");
 
 static const struct perfctr_x86_sim_model *const live_models[] = {
 	&sim_p5mmx, &sim_p6, &sim_arch_v2, &sim_k7, &sim_fam10, &sim_fam15,
 	&sim_c3, &sim_p4, &sim_p4_ht,
+	&sim_zen3, &sim_zen4, &sim_hygon,
 };
 
 static bool ibs_busy;
@@ -129,7 +130,7 @@ static bool sim_one_per_cycle(unsigned int pmc)
 	unsigned int i;
 
 	for (i = 0; S.m->kind == SIM_K7 && i < 4; i++)
-		if (sim_k7_weight(S.sel[pmc], i) != 1)
+		if (sim_k7_weight(S.sel[pmc], i, sim_k7_merged(pmc)) != 1)
 			return false;
 	return true;
 }

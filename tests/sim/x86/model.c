@@ -193,11 +193,39 @@ const struct perfctr_x86_sim_model sim_fam10 =
 	SIM_X86("fam10h", AMD, 16, 2, .has_mmx = true, .kind = SIM_K7, K7_REGS,
 		.ibs_caps = SIM_IBS_FAM10);
 
+/* Family 15h on: six core counters (APM vol. 2, 24593 rev. 3.42, 13.2). */
+#define F15_REGS .has_mmx = true, .has_perfctr_core = true, .kind = SIM_K7, \
+	.pmc_mask = 0x3F, .sel_msr = 0xC0010200, .ctr_msr = 0xC0010201, \
+	.stride = 2, .width = 48
+
 const struct perfctr_x86_sim_model sim_fam15 =
-	SIM_X86("zen", AMD, 23, 1, .has_mmx = true, .has_perfctr_core = true,
-		.kind = SIM_K7, .pmc_mask = 0x3F, .sel_msr = 0xC0010200,
-		.ctr_msr = 0xC0010201, .stride = 2, .width = 48,
-		.ibs_caps = SIM_IBS_ZEN);
+	SIM_X86("zen", AMD, 23, 1, F15_REGS, .ibs_caps = SIM_IBS_ZEN,
+		.amd_pairs = true);
+
+/*
+ * Zen 3 (family 19h model 21h; PPR 56214, "Performance Monitor
+ * Counters"): six core counters as Zen's, the Merge pairs, no PerfMonV2
+ * (CPUID Fn8000_0022 EAX[0] clear).
+ */
+const struct perfctr_x86_sim_model sim_zen3 =
+	SIM_X86("zen3", AMD, 0x19, 0x21, F15_REGS, .ibs_caps = SIM_IBS_ZEN,
+		.amd_pairs = true);
+
+/*
+ * Zen 4 (family 19h model 11h; PPR 55901 rev. 0.25, sections 2.1.13
+ * and MSRC000_0300-0302; APM vol. 2, 24593 rev. 3.42, section 13.2):
+ * PerfMonV2 with six core counters (CPUID Fn8000_0022 EAX[0], EBX[3:0]).
+ * A counter counts only with PERF_CTL.EN and its PerfCntrGlobalCtl bit;
+ * its overflow sets its PerfCntrGlobalStatus bit, which only a 1 written
+ * to PerfCntrGlobalStatusClr clears.
+ */
+const struct perfctr_x86_sim_model sim_zen4 =
+	SIM_X86("zen4", AMD, 0x19, 0x11, F15_REGS, .ibs_caps = SIM_IBS_ZEN,
+		.amd_pairs = true, .amd_v2_ctrs = 6);
+
+/* Hygon Dhyana (family 18h): Zen 1's core, CPUID vendor HygonGenuine. */
+const struct perfctr_x86_sim_model sim_hygon =
+	SIM_X86("hygon", HYGON, 0x18, 0, F15_REGS, .amd_pairs = true);
 
 const struct perfctr_x86_sim_model sim_c3 =
 	SIM_X86("c3", CENTAUR, 6, 7, .has_mmx = true, .kind = SIM_C3,
@@ -275,6 +303,16 @@ static bool arch_version2(void)
 	return S.m->kind == SIM_ARCH && (S.m->cpuid_a_eax & 0xFF) >= 2;
 }
 
+/* AMD PerfMonV2's registers (model.h's sim_zen4 cites the manuals). */
+#define SIM_AMD_GLOBAL_STATUS		0xC0000300
+#define SIM_AMD_GLOBAL_CTL		0xC0000301
+#define SIM_AMD_GLOBAL_STATUS_CLR	0xC0000302
+
+static bool amd_v2(void)
+{
+	return S.m->kind == SIM_K7 && S.m->amd_v2_ctrs;
+}
+
 /* The register behind @msr, or NULL if this model has none. */
 static u64 *sim_reg(u32 msr, bool *is_ctr, unsigned int *pmc)
 {
@@ -294,6 +332,11 @@ static u64 *sim_reg(u32 msr, bool *is_ctr, unsigned int *pmc)
 		return &S.fixed_ctrl;
 	if (arch_version2() && msr == 0x390)	/* GLOBAL_OVF_CTRL */
 		return &S.global_status;
+	if (amd_v2() && (msr == SIM_AMD_GLOBAL_STATUS ||
+			 msr == SIM_AMD_GLOBAL_STATUS_CLR))
+		return &S.global_status;
+	if (amd_v2() && msr == SIM_AMD_GLOBAL_CTL)
+		return &S.global_ctrl;
 	if (arch_version2() && msr >= 0x309 && msr < 0x309 + m->nr_fixed) {
 		*is_ctr = true;
 		*pmc = PERFCTR_X86_FIXED_PMC | (msr - 0x309);
@@ -334,11 +377,29 @@ static bool sim_k7_svm_off_filtered(u64 sel)
 	return !(sel & K7_GUEST_ONLY) != !(sel & K7_HOST_ONLY);
 }
 
+static u32 sim_k7_event(u64 sel)
+{
+	return (sel & 0xFF) | ((sel >> 32) & 0xF) << 8;
+}
+
 static unsigned int sim_k7_occurrences(u64 sel, unsigned int phase)
 {
-	u32 ev = (sel & 0xFF) | ((sel >> 32) & 0xF) << 8;
+	u32 ev = sim_k7_event(sel);
 
+	if (ev == SIM_WIDE_EVENT && S.m->amd_pairs)
+		return SIM_WIDE_PER_CYCLE;
 	return ev == SIM_PATTERN_EVENT ? phase & 3 : 1;
+}
+
+/* Is even counter @pmc merged with the odd one above it? */
+static bool sim_k7_merged(unsigned int pmc)
+{
+	u64 sel;
+
+	if (!S.m->amd_pairs || (pmc & 1) || pmc + 1 >= SIM_MAX_CTRS)
+		return false;
+	sel = S.sel[pmc + 1];
+	return (sel & EN) && sim_k7_event(sel) == SIM_MERGE_EVENT;
 }
 
 static bool sim_k7_condition(u64 sel, unsigned int phase)
@@ -351,26 +412,34 @@ static bool sim_k7_condition(u64 sel, unsigned int phase)
 	return (sel & K7_INV) ? occ < cmask : occ >= cmask;
 }
 
-/* What a counter controlled by @sel adds in a cycle of phase @phase. */
-static unsigned int sim_k7_weight(u64 sel, unsigned int phase)
+/*
+ * What a counter controlled by @sel adds in a cycle of phase @phase:
+ * at most 15 unless @merged.
+ */
+static unsigned int sim_k7_weight(u64 sel, unsigned int phase, bool merged)
 {
+	unsigned int occ;
+
 	if (sel & K7_EDGE)
 		return sim_k7_condition(sel, phase) &&
 		       !sim_k7_condition(sel, phase + 3);
-	if (!((sel >> 24) & 0xFF))
-		return sim_k7_occurrences(sel, phase);
-	return sim_k7_condition(sel, phase);
+	if ((sel >> 24) & 0xFF)
+		return sim_k7_condition(sel, phase);
+	occ = sim_k7_occurrences(sel, phase);
+	return merged ? occ : occ & 0xF;
 }
 
-/* What it adds in the @n cycles from this CPU's phase on: exact for any n. */
-static u64 sim_k7_events(u64 sel, u64 n)
+/* What counter @pmc adds in @n cycles from this CPU's phase on: exact. */
+static u64 sim_k7_events(unsigned int pmc, u64 n)
 {
 	unsigned int i, period = 0, part = 0;
+	bool merged = sim_k7_merged(pmc);
+	u64 sel = S.sel[pmc];
 
 	for (i = 0; i < 4; i++) {
-		period += sim_k7_weight(sel, i);
+		period += sim_k7_weight(sel, i, merged);
 		if (i < n % 4)
-			part += sim_k7_weight(sel, S.phase + i);
+			part += sim_k7_weight(sel, S.phase + i, merged);
 	}
 	return n / 4 * period + part;
 }
@@ -394,6 +463,8 @@ static bool counting(unsigned int pmc)
 			return false;
 		return (sel & EN) && (sel & CPL);
 	case SIM_K7:
+		if (amd_v2() && !(S.global_ctrl & BIT_ULL(pmc)))
+			return false;
 		return (sel & EN) && (sel & CPL) && !sim_k7_svm_off_filtered(sel);
 	case SIM_P4:		/* CCCR enabled, ESCR counts some CPL */
 		return (sel & BIT(12)) && (sim_p4_selected_escr(pmc) & 0xF);
@@ -680,7 +751,7 @@ void perfctr_x86_sim_tick(u64 n)
 		if (!(S.m->pmc_mask & (1U << pmc)) || !counting(pmc))
 			continue;
 		if (S.m->kind == SIM_K7)
-			new = (old + sim_k7_events(S.sel[pmc], n)) & width_mask();
+			new = (old + sim_k7_events(pmc, n)) & width_mask();
 		else
 			new = (old + n) & width_mask();
 		S.ctr[pmc] = new;
@@ -694,7 +765,7 @@ void perfctr_x86_sim_tick(u64 n)
 		} else if (S.sel[pmc] & INT) {
 			S.ovf_pending |= 1U << pmc;
 		}
-		if (arch_version2())
+		if (arch_version2() || amd_v2())
 			S.global_status |= BIT_ULL(pmc);
 	}
 	S.phase = (S.phase + n % 4) & 3;
@@ -809,10 +880,12 @@ int perfctr_sim_wrmsr_safe(u32 msr, u64 val)
 	if (!reg)
 		return -EIO;
 	sim_live_advance();
-	if (msr == 0x390) {		/* write 1 to clear */
-		S.global_status &= ~val;
+	if (msr == 0x390 || (amd_v2() && msr == SIM_AMD_GLOBAL_STATUS_CLR)) {
+		S.global_status &= ~val;	/* write 1 to clear */
 		return 0;
 	}
+	if (amd_v2() && msr == SIM_AMD_GLOBAL_STATUS)
+		return -EIO;			/* read-only: #GP */
 	/* Zeroing a live counter is harmless; presetting one is not. */
 	if (is_ctr && val)
 		S.sel_at_preset = sim_ctl_of(pmc);
@@ -852,6 +925,12 @@ void perfctr_sim_cpuid_on(unsigned int cpu, u32 leaf, u32 *a, u32 *b, u32 *c,
 	*a = *b = *c = *d = 0;
 	if (leaf == 0x80000000 && m->ibs_caps)
 		*a = 0x8000001B;
+	if (leaf == 0x80000000 && m->amd_v2_ctrs)
+		*a = 0x80000022;
+	if (leaf == 0x80000022 && m->amd_v2_ctrs) {
+		*a = BIT(0);			/* PerfMonV2 */
+		*b = m->amd_v2_ctrs;		/* NumPerfCtrCore */
+	}
 	if (leaf == 0x80000001 && m->ibs_caps)
 		*c = BIT(10);			/* IBS */
 	if (leaf == 0x8000001B)
@@ -875,6 +954,8 @@ static const char *sim_vendor_id(u8 vendor)
 		return "GenuineIntel";
 	case X86_VENDOR_AMD:
 		return "AuthenticAMD";
+	case X86_VENDOR_HYGON:
+		return "HygonGenuine";
 	case X86_VENDOR_CYRIX:
 		return "CyrixInstead";
 	case X86_VENDOR_CENTAUR:

@@ -54,6 +54,10 @@ struct perfctr_x86_sim_model {
 	bool no_msrs;			/* counter MSRs fault (QEMU, others) */
 	unsigned int siblings;		/* hardware threads per core */
 	u32 ibs_caps;			/* CPUID Fn8000_001B EAX; 0: no IBS */
+	/* AMD family 17h on: counter pairs for large-increment events. */
+	bool amd_pairs;
+	/* AMD PerfMonV2: CPUID Fn8000_0022 EBX[3:0]; 0: none. */
+	u8 amd_v2_ctrs;
 };
 
 /*
@@ -100,11 +104,11 @@ struct perfctr_x86_sim_state {
 	u64 sel[SIM_MAX_CTRS];
 	u64 ctr[SIM_MAX_CTRS];
 	u64 cesr;
-	u64 global_ctrl;
+	u64 global_ctrl;		/* arch v2 GLOBAL_CTRL, AMD PerfCntrGlobalCtl */
 	u64 escr[SIM_P4_NR_ESCRS];	/* P4 */
 	u64 fixed[4];			/* Intel fixed-function counters */
 	u64 fixed_ctrl;
-	u64 global_status;		/* arch v2 overflow flags */
+	u64 global_status;		/* arch v2, AMD PerfMonV2 overflow flags */
 	u64 sel_at_preset;		/* a counter's control when last preset */
 	u64 pebs_enable, pebs_matrix_vert;
 	/* Overflows that interrupted: bit n, or bit 24 + n for fixed n. */
@@ -140,6 +144,7 @@ extern const struct perfctr_x86_sim_model sim_generic, sim_p5, sim_p5mmx,
 	sim_k8, sim_fam10, sim_fam15, sim_c3, sim_qemu_p6, sim_qemu_k7,
 	sim_p4, sim_p4_m1, sim_p4_ht, sim_core2_tcg, sim_no_tsc,
 	sim_p6_no_tsc, sim_p6_no_apic;
+extern const struct perfctr_x86_sim_model sim_zen3, sim_zen4, sim_hygon;
 
 /*
  * Power on @m: registers zero, TSC at 0 and still, nothing reserved,
@@ -163,6 +168,16 @@ void perfctr_x86_sim_tick(u64 n);
 
 /* Its 12-bit event select: EventSelect[7:0] 0xFF, [11:8] 0. */
 #define SIM_PATTERN_EVENT	0x0FF
+/*
+ * On models with amd_pairs, event SIM_WIDE_EVENT (AMD's 0x003, retired
+ * SSE/AVX FLOPs) occurs SIM_WIDE_PER_CYCLE times a cycle. An even counter
+ * adds them all only if the odd one next to it holds the Merge event
+ * (SIM_MERGE_EVENT with EN); alone it keeps the low four bits of each
+ * cycle's increment (Documentation/perfctr/testing.rst).
+ */
+#define SIM_WIDE_EVENT		0x003
+#define SIM_WIDE_PER_CYCLE	18
+#define SIM_MERGE_EVENT		0xFFF
 /*
  * Deliver a raised IBS NMI on this CPU, as the kernel would, to the
  * driver's handler if registered: its return value, or -1 if there was

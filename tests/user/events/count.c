@@ -103,8 +103,9 @@ START_TEST(count_named_as_raw)
 }
 
 /*
- * On the simulated zen (family 17h: family 10h's PERF_CTL bits, the core
- * extension's six counters), event 0FFh occurs 0, 1, 2, 3 times in
+ * On the simulated zen and zen4 (family 17h and 19h: family 10h's PERF_CTL
+ * bits, the core extension's six counters; zen4 counts only with its
+ * PerfMonV2 global enable), event 0FFh occurs 0, 1, 2, 3 times in
  * successive cycles (testing.rst, "The AMD pattern event"), and SVM is
  * off. So, against cycles (76h) in the same set: all occurrences 6/4 of
  * them, cmask=2 1/2, cmask=2 with inv 1/2, cmask=1 with edge 1/4, and
@@ -133,7 +134,7 @@ START_TEST(count_amd_per_event_features)
 	char id[64], list[512] = "";
 	unsigned int i;
 
-	if (!model_name || strcmp(model_name, "zen"))
+	if (!model_name || (strcmp(model_name, "zen") && strcmp(model_name, "zen4")))
 		return;
 	for (i = 0; i < ARRAY_SIZE(amd_events); i++)
 		snprintf(list + strlen(list), sizeof(list) - strlen(list),

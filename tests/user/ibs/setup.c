@@ -60,6 +60,7 @@ START_TEST(test_caps)
 			    PERFCTR_IBS_CAP_OPSAM;
 
 	if (model_name && (!strcmp(model_name, "zen") ||
+			   !strcmp(model_name, "zen4") ||
 			   !strcmp(model_name, "fam10h")))
 		ck_assert_uint_eq(ibs_caps & base, base);
 	else
