@@ -21,9 +21,9 @@
  *   above the width are reserved);
  * - vol. 4, table 2-2: the MSR addresses; IA32_PERF_CAPABILITIES[15]
  *   (PERF_METRICS), whose enable is IA32_PERF_GLOBAL_CTRL bit 48.
- * Counter and fixed-counter numbers per model from the model-specific
- * sections of chapter 20 (Skylake 20.3.8, Golden Cove 20.3.10, Gracemont
- * 20.6.x); every event counts one per cycle here, TOPDOWN.SLOTS too.
+ * Counter and fixed-counter numbers per model from chapter 20's sections
+ * on the Skylake, Golden Cove and Gracemont microarchitectures; every
+ * event counts one per cycle here, TOPDOWN.SLOTS too.
  */
 
 #define SIM_CAP_FW_WRITE	BIT_ULL(13)
