@@ -365,6 +365,25 @@ static void intel_v4_ecx_ignored(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, try_one(test, FX(0), 0x2), 0);
 }
 
+/*
+ * A CPU coming online must have the offered counters themselves, not
+ * just as many: fixed 0 and 3 offered, a CPU with fixed 0-1 is refused.
+ */
+static void intel_v5_online_bitmap(struct kunit *test)
+{
+	unsigned int cpu = cpumask_any_but(cpu_online_mask, raw_smp_processor_id());
+	char why[256] = "";
+
+	if (cpu >= nr_cpu_ids)
+		kunit_skip(test, "needs a second online CPU");
+	start_leaf_a5(test, LEAF_A_EAX(5, 4), 0x8, LEAF_A_EDX(1));
+	perfctr_x86_sim_set_leaf_a5(cpu, LEAF_A_EAX(5, 4), 0x0, LEAF_A_EDX(2));
+	KUNIT_EXPECT_EQ(test, pc_family.check_cpu(cpu, why, sizeof(why)), -EBUSY);
+	KUNIT_EXPECT_NOT_NULL_MSG(test, strstr(why, "fixed 0x3"), "why: %s", why);
+	perfctr_x86_sim_set_leaf_a5(cpu, LEAF_A_EAX(5, 4), 0x8, LEAF_A_EDX(2));
+	KUNIT_EXPECT_EQ(test, pc_family.check_cpu(cpu, why, sizeof(why)), 0);
+}
+
 /* A v5 part with leaf 23H: general-purpose counters 0 and 2 only. */
 static const struct perfctr_x86_sim_model sim_leaf23 = {
 	.name = "leaf23", .vendor = X86_VENDOR_INTEL, .family = 6,
@@ -475,6 +494,7 @@ static struct kunit_case intel_test_cases[] = {
 	KUNIT_CASE(intel_fixed3_absent),
 	KUNIT_CASE(intel_v5_fixed_bitmap),
 	KUNIT_CASE(intel_v4_ecx_ignored),
+	KUNIT_CASE(intel_v5_online_bitmap),
 	KUNIT_CASE(intel_leaf23_bitmaps),
 	KUNIT_CASE(intel_hybrid_offer),
 	KUNIT_CASE(intel_hybrid_beyond),
