@@ -54,6 +54,8 @@ static int info_show(struct seq_file *m, void *v)
 	seq_printf(m, "cpu_khz: %u\n", perfctr_info.cpu_khz);
 	seq_printf(m, "tsc_to_cpu_mult: %u\n", perfctr_info.tsc_to_cpu_mult);
 	seq_printf(m, "nrctrs: %u\n", perfctr_info.nrctrs);
+	/* Hybrid CPUs: each core type, its CPUs and counters (x86.rst). */
+	seq_printf(m, "core_types: %s\n", perfctr_info.core_types ?: "one");
 	/* CPUID Fn8000_001B EAX (<perfctr/ibs.h>); 0: no IBS. */
 	seq_printf(m, "ibs_caps: 0x%x\n", perfctr_cpu_ibs_caps());
 	seq_printf(m, "cpus_forbidden: %*pbl\n",

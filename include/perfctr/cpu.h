@@ -66,6 +66,7 @@ struct perfctr_cpu_info {
 	unsigned int cpu_khz;
 	unsigned int tsc_to_cpu_mult;	/* core clock / TSC clock */
 	const char *fallback_reason;	/* why only the TSC is used, or NULL */
+	const char *core_types;		/* a hybrid CPU's, or NULL */
 	/*
 	 * The CPU as perf's pmu-events mapfiles name it: x86 "vendor-family-
 	 * model-stepping" (family in decimal, model and stepping in upper-case

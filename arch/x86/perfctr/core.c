@@ -109,7 +109,7 @@ static void pc_iresume(const struct perfctr_cpu_state *state,
 		if (pc_ctl_live(pmc, cache))
 			pc_family.stop_counter(pmc, cache);
 		/* The negative start, sign-extended to the counter's width. */
-		pc_wrmsr(pc_ctr_msr(pmc), (u64)(s64)(s32)state->pmc[i].start &
+		pc_wrmsr(pc_ctr_wr_msr(pmc), (u64)(s64)(s32)state->pmc[i].start &
 			 pc_ctr_mask(pmc));
 	}
 }
@@ -241,7 +241,7 @@ static void pc_zero_ctrs(unsigned long mask)
 	for_each_set_bit(bit, &mask, 32) {
 		u32 pmc = bit >= 24 ? PERFCTR_X86_FIXED_PMC | (bit - 24) : bit;
 
-		pc_wrmsr(pc_ctr_msr(pmc), 0);
+		pc_wrmsr(pc_ctr_wr_msr(pmc), 0);
 	}
 }
 

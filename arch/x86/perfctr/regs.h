@@ -45,6 +45,8 @@ int perfctr_sim_rdmsr_safe(u32 msr, u64 *val);
 int perfctr_sim_wrmsr_safe(u32 msr, u64 val);
 void perfctr_sim_cpuid_on(unsigned int cpu, u32 leaf, u32 *a, u32 *b, u32 *c,
 			  u32 *d);
+void perfctr_sim_cpuid_count_on(unsigned int cpu, u32 leaf, u32 sub, u32 *a,
+				u32 *b, u32 *c, u32 *d);
 void perfctr_sim_cpu_ident(struct pc_cpu_ident *id);
 void perfctr_sim_thread1_cpus(struct cpumask *mask);
 u32 perfctr_sim_lvtpc_read(void);
@@ -113,6 +115,12 @@ static inline void pc_cpuid_on(unsigned int cpu, u32 leaf, u32 *a, u32 *b,
 			       u32 *c, u32 *d)
 {
 	perfctr_sim_cpuid_on(cpu, leaf, a, b, c, d);
+}
+
+static inline void pc_cpuid_count_on(unsigned int cpu, u32 leaf, u32 sub,
+				     u32 *a, u32 *b, u32 *c, u32 *d)
+{
+	perfctr_sim_cpuid_count_on(cpu, leaf, sub, a, b, c, d);
 }
 
 static inline void pc_cpu_ident(struct pc_cpu_ident *id)
@@ -260,24 +268,24 @@ static inline int pc_wrmsr_safe(u32 msr, u64 val)
 }
 
 struct pc_cpuid_regs {
-	u32 leaf, a, b, c, d;
+	u32 leaf, sub, a, b, c, d;
 };
 
 static inline void pc_cpuid_fn(void *info)
 {
 	struct pc_cpuid_regs *r = info;
 
-	cpuid(r->leaf, &r->a, &r->b, &r->c, &r->d);
+	cpuid_count(r->leaf, r->sub, &r->a, &r->b, &r->c, &r->d);
 }
 
 /*
  * CPUID as CPU @cpu answers it: hybrid and asymmetric CPUs differ. All
  * zero if @cpu is not online. Interrupts on.
  */
-static inline void pc_cpuid_on(unsigned int cpu, u32 leaf, u32 *a, u32 *b,
-			       u32 *c, u32 *d)
+static inline void pc_cpuid_count_on(unsigned int cpu, u32 leaf, u32 sub,
+				     u32 *a, u32 *b, u32 *c, u32 *d)
 {
-	struct pc_cpuid_regs r = { .leaf = leaf };
+	struct pc_cpuid_regs r = { .leaf = leaf, .sub = sub };
 
 	if (smp_call_function_single(cpu, pc_cpuid_fn, &r, 1))
 		memset(&r, 0, sizeof(r));
@@ -285,6 +293,13 @@ static inline void pc_cpuid_on(unsigned int cpu, u32 leaf, u32 *a, u32 *b,
 	*b = r.b;
 	*c = r.c;
 	*d = r.d;
+}
+
+/* Sub-leaf 0: the same for leaves that ignore ECX. */
+static inline void pc_cpuid_on(unsigned int cpu, u32 leaf, u32 *a, u32 *b,
+			       u32 *c, u32 *d)
+{
+	pc_cpuid_count_on(cpu, leaf, 0, a, b, c, d);
 }
 
 static inline void pc_cpu_ident(struct pc_cpu_ident *id)

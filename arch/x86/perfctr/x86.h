@@ -62,6 +62,19 @@ static inline bool pc_is_fixed(u32 pmc)
 #define EVNTSEL_INT		0x00100000U
 #define EVNTSEL_EN		0x00400000U
 
+/* Bit 19 (pin control) and bit 21 (AnyThread, arch perfmon v3+): p6.c, arch.c. */
+#define PC_P6_RESERVED		0x00280000U
+
+/* What the P6 and architectural perfmon families share (p6.c, arch.c). */
+#define PC_P6_COMMON						\
+	.features = PERFCTR_FEATURE_RDPMC | PERFCTR_FEATURE_RDTSC, \
+	.kernel_reserve = true,					\
+	.pmi = true,						\
+	.sel_msr = MSR_P6_EVNTSEL0,				\
+	.ctr_msr = MSR_P6_PERFCTR0,				\
+	.msr_stride = 1,					\
+	.counts_kernel = pc_evntsel_counts_kernel
+
 /* An enabled counter counting at every privilege level (K7, P6). */
 #define COUNT_ALL		(EVNTSEL_EN | EVNTSEL_OS | EVNTSEL_USR)
 
@@ -120,6 +133,11 @@ struct perfctr_x86_family {
 	bool global_ctrl;		/* IA32_PERF_GLOBAL_CTRL (arch v2+) */
 	enum pc_gate gate;		/* set by core.c from the family */
 	u32 sel_msr, ctr_msr;		/* MSRs of hardware counter 0 */
+	/*
+	 * Counter 0's MSR for counter writes, if not ctr_msr: Intel's
+	 * full-width alias IA32_A_PMC0 (arch.c), which takes every bit.
+	 */
+	u32 ctr_wr_msr;
 	u32 msr_stride;			/* distance to counter 1's MSRs */
 	u8 ctr_bits, fixed_bits;	/* counter widths, for presets */
 	u32 selftest_event;		/* counts cycles or instructions */
@@ -243,6 +261,14 @@ static inline u32 pc_ctr_msr(u32 pmc)
 	if (pc_is_fixed(pmc))
 		return MSR_CORE_PERF_FIXED_CTR0 + PC_HW_INDEX(pmc);
 	return pc_family.ctr_msr + PC_HW_INDEX(pmc) * pc_family.msr_stride;
+}
+
+/* The MSR that writes counter @pmc: its full-width alias where there is one. */
+static inline u32 pc_ctr_wr_msr(u32 pmc)
+{
+	if (pc_is_fixed(pmc) || !pc_family.ctr_wr_msr)
+		return pc_ctr_msr(pmc);
+	return pc_family.ctr_wr_msr + PC_HW_INDEX(pmc) * pc_family.msr_stride;
 }
 
 /* Is @pmc's control enabled, as far as this CPU's cache knows? */

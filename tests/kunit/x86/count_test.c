@@ -12,12 +12,14 @@ static const struct perfctr_x86_sim_model *const counting_models[] = {
 	&sim_arch_v2, &sim_k7, &sim_k8, &sim_fam10, &sim_fam15, &sim_c3,
 	&sim_p4,
 	&sim_zen3, &sim_zen4, &sim_hygon,
+	&sim_skylake, &sim_sapphire_rapids,
 };
 
 static const struct perfctr_x86_sim_model *const imode_models[] = {
 	&sim_p6, &sim_arch_v1, &sim_arch_v2, &sim_k7, &sim_k8, &sim_fam10,
 	&sim_fam15, &sim_p4,
 	&sim_zen3, &sim_zen4, &sim_hygon,
+	&sim_skylake, &sim_sapphire_rapids,
 };
 
 KUNIT_ARRAY_PARAM(counting, counting_models, sim_model_desc);

@@ -40,6 +40,9 @@ static const struct detect_case detect_cases[] = {
 	{ &sim_c3, "VIA C3", 1, RD },
 	{ &sim_p4, "Intel P4", 18, RDI },
 	{ &sim_p4_ht, "Intel P4", 18, RDI },
+	/* Leaf 0AH of each (intel.c): v4 4 + 3, v5 8 + fixed 0-3. */
+	{ &sim_skylake, "Intel architectural perfmon", 4 + 3, RDI },
+	{ &sim_sapphire_rapids, "Intel architectural perfmon", 8 + 4, RDI },
 	{ &sim_core2_tcg, "Generic x86 with TSC", 0, PERFCTR_FEATURE_RDTSC, "CPUID leaf 0xA" },
 	/* QEMU TCG: MSRs that read 0, or that fault. */
 	{ &sim_qemu_p6, "Intel P6", 0, PERFCTR_FEATURE_RDTSC, "do not count" },
@@ -173,6 +176,8 @@ static const struct cpuid_case cpuid_cases[] = {
 	{ "hygon", &sim_hygon, "HygonGenuine-24-0-0" },
 	{ "mii", &sim_mii, "CyrixInstead-6-0-0" },
 	{ "c3", &sim_c3, "CentaurHauls-6-7-0" },
+	{ "skylake", &sim_skylake, "GenuineIntel-6-5E-3" },
+	{ "sapphire-rapids", &sim_sapphire_rapids, "GenuineIntel-6-8F-8" },
 };
 
 SIM_CASE_DESC(cpuid_case);

@@ -17,6 +17,7 @@ static const struct perfctr_x86_sim_model *const sec_models[] = {
 	&sim_arch_v2, &sim_k7, &sim_k8, &sim_fam10, &sim_fam15, &sim_c3,
 	&sim_p4,
 	&sim_zen3, &sim_zen4, &sim_hygon,
+	&sim_skylake, &sim_sapphire_rapids,
 };
 
 KUNIT_ARRAY_PARAM(sec, sec_models, sim_model_desc);

@@ -86,6 +86,13 @@ static inline void sim_arch_refused(struct perfctr_cpu_control *c)
 	c->evntsel[1] = 0x7;			/* AnyThread */
 }
 
+/* Pin control (EVNTSEL bit 19) is reserved on every Intel model. */
+static inline void sim_intel_refused(struct perfctr_cpu_control *c)
+{
+	sim_arch_amode(c);
+	c->evntsel[0] |= 0x00080000U;
+}
+
 #define SIM_P4_CCCR(sel)	((1U << 12) | ((sel) << 13) | (3U << 16))
 #define SIM_P4_ESCR		((0x13U << 25) | (1U << 9) | 0x4) /* T0_USR */
 #define SIM_P4_ESCR_T0_OS	0x8U
@@ -132,6 +139,16 @@ static const struct sim_model sim_models[] = {
 	/* AMD PerfMonV2: the K7's controls, counting only with the global enable. */
 	{ "zen4", "AMD PerfMonV2 (Zen 4 and later)", "AuthenticAMD-25-11-0", "",
 	  6, sim_k7_amode, sim_k7_imode, sim_k7_refused, sim_evntsel_kernel },
+	/* Arch perfmon v4, v5 and a hybrid (its two vCPUs: 6 + 3 in common). */
+	{ "skylake", "Intel architectural perfmon", "GenuineIntel-6-5E-3", "",
+	  7, sim_arch_amode, sim_arch_imode, sim_intel_refused,
+	  sim_evntsel_kernel },
+	{ "sapphire-rapids", "Intel architectural perfmon", "GenuineIntel-6-8F-8",
+	  "", 12, sim_arch_amode, sim_arch_imode, sim_intel_refused,
+	  sim_evntsel_kernel },
+	{ "alder-lake", "Intel architectural perfmon", "GenuineIntel-6-97-2", "",
+	  9, sim_arch_amode, sim_arch_imode, sim_intel_refused,
+	  sim_evntsel_kernel },
 };
 #else
 /* MMCR0[FCS], bit 1 in the manuals' numbering: freeze in supervisor state. */

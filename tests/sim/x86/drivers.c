@@ -18,3 +18,4 @@
 #include "../../../arch/x86/perfctr/p4.c"
 #include "../../../arch/x86/perfctr/perfmon.c"
 #include "../../../arch/x86/perfctr/ibs.c"
+#include "../../../arch/x86/perfctr/arch.c"

@@ -15,12 +15,14 @@
 
 static char *model = "k7";
 module_param(model, charp, 0444);
-MODULE_PARM_DESC(model, "simulated CPU: p5mmx p6 arch-v2 k7 fam10h zen c3 p4-model2 p4-model3-ht zen3 zen4 hygon");
+MODULE_PARM_DESC(model, "simulated CPU: p5mmx p6 arch-v2 k7 fam10h zen c3 p4-model2 "
+		 "p4-model3-ht zen3 zen4 hygon skylake sapphire-rapids alder-lake");
 
 static const struct perfctr_x86_sim_model *const live_models[] = {
 	&sim_p5mmx, &sim_p6, &sim_arch_v2, &sim_k7, &sim_fam10, &sim_fam15,
 	&sim_c3, &sim_p4, &sim_p4_ht,
 	&sim_zen3, &sim_zen4, &sim_hygon,
+	&sim_skylake, &sim_sapphire_rapids, &sim_alder_lake,
 };
 
 static bool ibs_busy;
@@ -155,7 +157,9 @@ void sim_live_fill(struct simpmu_user_cpu *e)
 			e->counting |= BIT(i);
 	}
 	e->fixed_counting = 0;
-	for (i = 0; i < S.m->nr_fixed && i < SIMPMU_USER_FIXED; i++) {
+	for (i = 0; i < SIMPMU_USER_FIXED; i++) {
+		if (!(perfctr_x86_sim_fixed_mask(S.m) & BIT(i)))
+			continue;
 		e->fixed[i] = S.fixed[i];
 		if (((S.fixed_ctrl >> (4 * i)) & 3) &&
 		    (S.global_ctrl & BIT_ULL(32 + i)))

@@ -28,6 +28,16 @@ DEFINE_PER_CPU(struct perfctr_x86_sim_state, perfctr_x86_sim_pcpu);
 static u64 sim_ctl_of(unsigned int pmc);
 static void sim_live_advance(void);
 
+/* Intel arch perfmon v4, v5, hybrids: intel.c, included at the end. */
+static bool sim_intel_cpuid(const struct perfctr_x86_sim_model *p, u32 leaf,
+			    u32 sub, u32 *a, u32 *b, u32 *c, u32 *d);
+static void sim_intel_leaf_a(const struct perfctr_x86_sim_model *p, u32 *a,
+			     u32 *c, u32 *d);
+static u64 sim_global_valid(void);
+static bool sim_intel_msr(u32 msr);
+static int sim_intel_rdmsr(u32 msr, u64 *val);
+static int sim_intel_wrmsr(u32 msr, u64 val);
+
 /* A model with a TSC: its name, CPUID vendor, family and model, the rest. */
 #define SIM_X86(nm, vendor_, fam, mod, ...)				\
 	{ .name = nm, .vendor = X86_VENDOR_##vendor_, .family = fam,	\
@@ -238,18 +248,24 @@ static const struct perfctr_x86_sim_model *sim_machine;
 /* CPUID leaf 0xA of one CPU, where a test made it differ (hybrid CPUs). */
 struct sim_leaf_a {
 	bool set;
-	u32 eax, edx;
+	u32 eax, ecx, edx;
 };
 
 static DEFINE_PER_CPU(struct sim_leaf_a, sim_leaf_a);
 
-void perfctr_x86_sim_set_leaf_a(unsigned int cpu, u32 eax, u32 edx)
+void perfctr_x86_sim_set_leaf_a5(unsigned int cpu, u32 eax, u32 ecx, u32 edx)
 {
 	struct sim_leaf_a *o = per_cpu_ptr(&sim_leaf_a, cpu);
 
 	o->eax = eax;
+	o->ecx = ecx;
 	o->edx = edx;
 	o->set = true;
+}
+
+void perfctr_x86_sim_set_leaf_a(unsigned int cpu, u32 eax, u32 edx)
+{
+	perfctr_x86_sim_set_leaf_a5(cpu, eax, 0, edx);
 }
 
 static void sim_power_on(struct perfctr_x86_sim_state *sim,
@@ -267,7 +283,8 @@ static void sim_power_on(struct perfctr_x86_sim_state *sim,
 	sim->ibs.rand = 0x2545F491;
 	/* Architectural perfmon v2 powers up with its counters enabled. */
 	if (m->kind == SIM_ARCH)
-		sim->global_ctrl = m->pmc_mask | ((BIT_ULL(m->nr_fixed) - 1) << 32);
+		sim->global_ctrl = m->pmc_mask |
+				   (u64)perfctr_x86_sim_fixed_mask(m) << 32;
 }
 
 void perfctr_x86_sim_reset(const struct perfctr_x86_sim_model *m)
@@ -277,7 +294,7 @@ void perfctr_x86_sim_reset(const struct perfctr_x86_sim_model *m)
 	for_each_possible_cpu(cpu)
 		per_cpu_ptr(&sim_leaf_a, cpu)->set = false;
 	sim_machine = m;
-	sim_power_on(&S, m);
+	sim_power_on(&S, perfctr_x86_sim_part(m, raw_smp_processor_id()));
 }
 
 void perfctr_x86_sim_live(const struct perfctr_x86_sim_model *m)
@@ -288,7 +305,7 @@ void perfctr_x86_sim_live(const struct perfctr_x86_sim_model *m)
 	for_each_possible_cpu(cpu) {
 		struct perfctr_x86_sim_state *sim = per_cpu_ptr(&perfctr_x86_sim_pcpu, cpu);
 
-		sim_power_on(sim, m);
+		sim_power_on(sim, perfctr_x86_sim_part(m, cpu));
 		sim->live = true;
 	}
 }
@@ -337,7 +354,8 @@ static u64 *sim_reg(u32 msr, bool *is_ctr, unsigned int *pmc)
 		return &S.global_status;
 	if (amd_v2() && msr == SIM_AMD_GLOBAL_CTL)
 		return &S.global_ctrl;
-	if (arch_version2() && msr >= 0x309 && msr < 0x309 + m->nr_fixed) {
+	if (arch_version2() && msr >= 0x309 && msr < 0x311 &&
+	    (perfctr_x86_sim_fixed_mask(m) & BIT(msr - 0x309))) {
 		*is_ctr = true;
 		*pmc = PERFCTR_X86_FIXED_PMC | (msr - 0x309);
 		return &S.fixed[msr - 0x309];
@@ -724,11 +742,12 @@ static void sim_tick_fixed(u64 n)
 {
 	unsigned int i;
 
-	for (i = 0; i < S.m->nr_fixed; i++) {
+	for (i = 0; i < ARRAY_SIZE(S.fixed); i++) {
 		u32 field = (S.fixed_ctrl >> (4 * i)) & 0xF;
 		u64 old = S.fixed[i];
 
-		if (S.m->dead || !(field & 3) || !(S.global_ctrl & BIT_ULL(32 + i)))
+		if (S.m->dead || !(field & 3) || !(S.global_ctrl & BIT_ULL(32 + i)) ||
+		    !(perfctr_x86_sim_fixed_mask(S.m) & BIT(i)))
 			continue;
 		S.fixed[i] = (old + n) & width_mask();
 		if (S.fixed[i] < old)
@@ -838,7 +857,8 @@ u64 perfctr_sim_rdpmc(u32 index)
 	sim_live_advance();
 	if (S.m->kind == SIM_ARCH && (index & PERFCTR_X86_FIXED_PMC)) {
 		i = index & ~PERFCTR_X86_FIXED_PMC;
-		if (arch_version2() && i < S.m->nr_fixed)
+		if (arch_version2() && i < 32 &&
+		    (perfctr_x86_sim_fixed_mask(S.m) & BIT(i)))
 			return S.fixed[i];
 		bad_access(index);
 		return 0;
@@ -858,6 +878,8 @@ int perfctr_sim_rdmsr_safe(u32 msr, u64 *val)
 
 	if (sim_ibs_reg(msr))
 		return sim_ibs_rdmsr(msr, val);
+	if (sim_intel_msr(msr))
+		return sim_intel_rdmsr(msr, val);
 	S.nr_rdmsr++;
 	if (!reg)
 		return -EIO;
@@ -876,10 +898,14 @@ int perfctr_sim_wrmsr_safe(u32 msr, u64 val)
 
 	if (sim_ibs_reg(msr))
 		return sim_ibs_wrmsr(msr, val);
+	if (sim_intel_msr(msr))
+		return sim_intel_wrmsr(msr, val);
 	S.nr_wrmsr++;
 	if (!reg)
 		return -EIO;
 	sim_live_advance();
+	if (msr == 0x38F && (val & ~sim_global_valid()))
+		return -EIO;		/* reserved GLOBAL_CTRL bits: #GP */
 	if (msr == 0x390 || (amd_v2() && msr == SIM_AMD_GLOBAL_STATUS_CLR)) {
 		S.global_status &= ~val;	/* write 1 to clear */
 		return 0;
@@ -916,13 +942,15 @@ void perfctr_sim_wrmsr(u32 msr, u64 val)
 }
 
 /* Any CPU, online or not, from any CPU: the machine's answer or the test's. */
-void perfctr_sim_cpuid_on(unsigned int cpu, u32 leaf, u32 *a, u32 *b, u32 *c,
-			  u32 *d)
+void perfctr_sim_cpuid_count_on(unsigned int cpu, u32 leaf, u32 sub, u32 *a,
+				u32 *b, u32 *c, u32 *d)
 {
 	const struct sim_leaf_a *o = per_cpu_ptr(&sim_leaf_a, cpu);
 	const struct perfctr_x86_sim_model *m = sim_machine;
 
 	*a = *b = *c = *d = 0;
+	if (sim_intel_cpuid(perfctr_x86_sim_part(m, cpu), leaf, sub, a, b, c, d))
+		return;
 	if (leaf == 0x80000000 && m->ibs_caps)
 		*a = 0x8000001B;
 	if (leaf == 0x80000000 && m->amd_v2_ctrs)
@@ -939,11 +967,17 @@ void perfctr_sim_cpuid_on(unsigned int cpu, u32 leaf, u32 *a, u32 *b, u32 *c,
 		return;
 	if (o->set) {
 		*a = o->eax;
+		*c = o->ecx;
 		*d = o->edx;
-	} else if (m->cpuid_level >= 0xA) {
-		*a = m->cpuid_a_eax;
-		*d = m->nr_fixed | (m->nr_fixed ? m->width << 5 : 0);
+	} else {
+		sim_intel_leaf_a(perfctr_x86_sim_part(m, cpu), a, c, d);
 	}
+}
+
+void perfctr_sim_cpuid_on(unsigned int cpu, u32 leaf, u32 *a, u32 *b, u32 *c,
+			  u32 *d)
+{
+	perfctr_sim_cpuid_count_on(cpu, leaf, 0, a, b, c, d);
 }
 
 /* CPUID leaf 0's vendor string of each vendor the models have. */
@@ -1032,3 +1066,5 @@ void perfctr_sim_nmi_window(void)
 	if (S.nmi_window)
 		S.nmi_window();
 }
+
+#include "intel.c"

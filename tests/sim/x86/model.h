@@ -58,6 +58,14 @@ struct perfctr_x86_sim_model {
 	bool amd_pairs;
 	/* AMD PerfMonV2: CPUID Fn8000_0022 EBX[3:0]; 0: none. */
 	u8 amd_v2_ctrs;
+	/* Intel arch perfmon v4/v5 and hybrids (intel.c; x86.rst's table). */
+	u32 cpuid_a_ecx;		/* v5: fixed counter bitmap */
+	bool any_deprecated;		/* CPUID.0AH:EDX[15] */
+	u64 perf_caps;			/* IA32_PERF_CAPABILITIES; 0: no PDCM */
+	u32 leaf23_gp, leaf23_fixed;	/* CPUID 23H.1 bitmaps; 0: no leaf */
+	u8 core_type;			/* CPUID.1AH:EAX[31:24], hybrid parts */
+	/* A hybrid machine: its odd CPUs are this part (an E-core). */
+	const struct perfctr_x86_sim_model *e_core;
 };
 
 /*
@@ -106,7 +114,7 @@ struct perfctr_x86_sim_state {
 	u64 cesr;
 	u64 global_ctrl;		/* arch v2 GLOBAL_CTRL, AMD PerfCntrGlobalCtl */
 	u64 escr[SIM_P4_NR_ESCRS];	/* P4 */
-	u64 fixed[4];			/* Intel fixed-function counters */
+	u64 fixed[8];			/* Intel fixed-function counters */
 	u64 fixed_ctrl;
 	u64 global_status;		/* arch v2, AMD PerfMonV2 overflow flags */
 	u64 sel_at_preset;		/* a counter's control when last preset */
@@ -119,6 +127,7 @@ struct perfctr_x86_sim_state {
 	bool nmi_registered;
 	unsigned int kernel_reserved;	/* MSRs we hold in its allocator */
 	unsigned int nr_rdtsc, nr_rdpmc, nr_rdmsr, nr_wrmsr;
+	unsigned int nr_fw_writes;	/* through IA32_A_PMCx (intel.c) */
 	unsigned int nr_bad;		/* unsafe access to a missing register */
 	u32 last_bad;
 	bool user_rdpmc;		/* CR4.PCE: user space may RDPMC */
@@ -146,6 +155,17 @@ extern const struct perfctr_x86_sim_model sim_generic, sim_p5, sim_p5mmx,
 	sim_p6_no_tsc, sim_p6_no_apic;
 extern const struct perfctr_x86_sim_model sim_zen3, sim_zen4, sim_hygon;
 
+/* Intel arch perfmon v4, v5 and a hybrid: tests/sim/x86/intel.c. */
+extern const struct perfctr_x86_sim_model sim_skylake, sim_sapphire_rapids,
+	sim_alder_lake, sim_alder_lake_e;
+
+/* @m's fixed counters as a bitmap: EDX[4:0] first ones, v5's ECX, leaf 23H. */
+u32 perfctr_x86_sim_fixed_mask(const struct perfctr_x86_sim_model *m);
+
+/* What CPU @cpu of machine @m is: @m, or its E-core part. */
+const struct perfctr_x86_sim_model *
+perfctr_x86_sim_part(const struct perfctr_x86_sim_model *m, unsigned int cpu);
+
 /*
  * Power on @m: registers zero, TSC at 0 and still, nothing reserved,
  * every CPU's CPUID the model's.
@@ -157,6 +177,9 @@ void perfctr_x86_sim_reset(const struct perfctr_x86_sim_model *m);
  * model does (a hybrid or asymmetric machine), until the next reset.
  */
 void perfctr_x86_sim_set_leaf_a(unsigned int cpu, u32 eax, u32 edx);
+
+/* The same with leaf 0xA's ECX too (v5's fixed counter bitmap). */
+void perfctr_x86_sim_set_leaf_a5(unsigned int cpu, u32 eax, u32 ecx, u32 edx);
 
 /*
  * @n cycles pass: every enabled counter advances by @n, but on the AMD
