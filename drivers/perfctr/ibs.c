@@ -92,6 +92,7 @@ static DECLARE_WORK(ibs_free_work, ibs_free_fn);
 static DEFINE_MUTEX(ibs_pool_lock);
 static struct perfctr_ibs_ring *ibs_pool[IBS_POOL_SIZE];
 static unsigned int ibs_pool_pages[IBS_POOL_SIZE];
+static unsigned int ibs_pool_next;	/* the slot a full pool gives up */
 
 static size_t ibs_ring_bytes(unsigned int pages)
 {
@@ -118,23 +119,25 @@ static struct perfctr_ibs_ring *ibs_ring_get(unsigned int pages)
 	return ring;
 }
 
+/* A full pool gives up its rings in turn: the newest size stays kept. */
 static void ibs_ring_put(struct perfctr_ibs_ring *ring, unsigned int pages,
 			 bool mapped)
 {
+	struct perfctr_ibs_ring *out = ring;
 	unsigned int i;
 
 	if (!mapped) {
 		mutex_lock(&ibs_pool_lock);
-		for (i = 0; i < IBS_POOL_SIZE && ring; i++) {
-			if (!ibs_pool[i]) {
-				ibs_pool[i] = ring;
-				ibs_pool_pages[i] = pages;
-				ring = NULL;
-			}
-		}
+		for (i = 0; i < IBS_POOL_SIZE && ibs_pool[i]; i++)
+			;
+		if (i == IBS_POOL_SIZE)
+			i = ibs_pool_next++ % IBS_POOL_SIZE;
+		out = ibs_pool[i];
+		ibs_pool[i] = ring;
+		ibs_pool_pages[i] = pages;
 		mutex_unlock(&ibs_pool_lock);
 	}
-	vfree(ring);		/* a mapping keeps its pages */
+	vfree(out);		/* a mapping keeps its pages */
 }
 
 static void ibs_pool_drain(void)
