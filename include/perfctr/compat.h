@@ -129,8 +129,8 @@ perfctr_exec_user_ns(struct task_struct *task, struct mm_struct *mm)
 #endif
 
 /*
- * 7.2's <asm/apicdef.h> no longer names the extended LVT entries' fields
- * (its last user went). They are the hardware's, as the other LVT
+ * 7.2's <asm/apicdef.h> no longer names the extended LVT entries'
+ * fields (6.12's did). They are the hardware's, as the other LVT
  * entries have them (AMD APM vol. 2, "Extended Interrupts", APIC
  * 500h-530h): message type 100b (bits 10:8) is an NMI, bit 16 masks.
  */
