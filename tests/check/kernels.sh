@@ -6,26 +6,17 @@
 # versions an out-of-tree module must keep building on. One PASS or FAIL
 # each, kernels:TREE; any warning or error, or sparse not running, fails.
 # Sourced by check.sh after the other parts, whose trees it takes; with
-# the stock part, as Debian's trees are that part's.
+# the stock part, which builds the module on Debian's trees checked.
 
 want stock || return 0
 declare -A matrix_kb	# empty if the matrix part did not run
 section "kernels: perfctr.ko, W=1 and sparse, on every kernel tree"
 
-# kernels_build NAME KDIR [make args...]
-kernels_build() {
-	local n=$1 k=$2 dir=$BUILD/kernels-$1 log=$BUILD/kernels-$1.log rel chk=()
-	shift 2
-	rel=$(cat "$k/include/config/kernel.release" 2>/dev/null)
-	# A tree prepared with a sparse of its own (tests/stock-kernel.sh sid).
-	[ -x "$k/../sparse/sparse" ] && chk=(CHECK="$k/../sparse/sparse")
-	build_module "$k" "$dir" "$log" W=1 C=2 "${chk[@]}" "$@"
-	{
-		grep -E '(warning|error|ERROR):' "$log"
-		grep -E 'not available or not up to date' "$log"
-		grep -q '  CHECK ' "$log" || echo "sparse did not run"
-		[ -f "$dir/perfctr.ko" ] || echo "no perfctr.ko"
-	} >"$log.findings"
+# kernels_verdict NAME DIR LOG KDIR: the record of one tree's build.
+kernels_verdict() {
+	local n=$1 dir=$2 log=$3 rel
+	rel=$(cat "$4/include/config/kernel.release" 2>/dev/null)
+	module_findings "$dir" "$log" >"$log.findings"
 	if [ -s "$log.findings" ]; then
 		record FAIL "kernels:$n" "$rel, see $log:"
 		head -n 10 "$log.findings" | sed 's/^/      /'
@@ -33,6 +24,14 @@ kernels_build() {
 		record PASS "kernels:$n"
 		echo "  $n: $rel"
 	fi
+}
+
+# kernels_build NAME KDIR [make args...]
+kernels_build() {
+	local n=$1 k=$2
+	shift 2
+	build_module_checked "$k" "$BUILD/kernels-$n" "$BUILD/kernels-$n.log" "$@"
+	kernels_verdict "$n" "$BUILD/kernels-$n" "$BUILD/kernels-$n.log" "$k"
 }
 
 # The test kernels: the x86_64 one always; the others where their part
@@ -48,9 +47,9 @@ fi
 [ "${matrix_kb[i386]:-failed}" != failed ] &&
 	kernels_build i386-6.1 "${matrix_kb[i386]}"
 [ -n "$ppc_kb" ] && kernels_build ppc32-6.1 "$ppc_kb" "${PPC_MAKE[@]}"
-# Debian's, where the stock part found them.
+# Debian's: the stock part built the module checked.
 for n in stock:debian-6.1 stock612:debian-6.12 stocksid:debian-sid; do
 	tree=${stock_trees[${n%%:*}]:-}
 	[ -n "$tree" ] || { record FAIL "kernels:${n#*:}" "no tree"; continue; }
-	kernels_build "${n#*:}" "$tree"
+	kernels_verdict "${n#*:}" "$BUILD/${n%%:*}" "$BUILD/${n%%:*}.build.log" "$tree"
 done
