@@ -82,8 +82,8 @@ sid_lists() {
 sid_fetch() {
 	local dir=$1 src=$2 flavour=$3 version=$4 ksrc=$5 tmp d
 	local pkgs=("linux-headers-$flavour=$version" "linux-image-$flavour=$version")
-	# Since 6.17 or so the image package is a meta package and the
-	# kernel itself is in linux-binary-*.
+	# sid's image package is a meta package now: the kernel itself is
+	# in linux-binary-*.
 	apt-cache "${sid_apt[@]}" show "linux-binary-$flavour" >/dev/null 2>&1 &&
 		pkgs+=("linux-binary-$flavour=$version")
 	[ -f "$src/.unpacked" ] || pkgs+=("linux-source-$ksrc=$version")
@@ -113,8 +113,10 @@ sid_fetch() {
 
 # sid_prepare DIR SRC FLAVOUR: DIR/build, SRC configured as the stock
 # image and prepared for modules with this machine's compiler. Kconfig
-# drops what that compiler or its tools cannot do (Rust, BTF: see
-# config.diff); the module's vermagic and symbols still match the image.
+# drops what that compiler or its tools cannot do (Rust, the newest
+# compiler flags: see config.diff); the module's vermagic and symbols
+# still match the image, and so must every option that shapes struct
+# module, which the loader takes from the module as it is (checked).
 sid_prepare() {
 	local dir=$1 src=$2 flavour=$3 hdrs=$1/usr/src/linux-headers-$3
 	local out=$1/build
@@ -123,10 +125,26 @@ sid_prepare() {
 	cp "$hdrs/.config" "$out/.config"
 	make -s -C "$src" O="$out" KERNELRELEASE="$flavour" olddefconfig >&2
 	diff "$hdrs/.config" "$out/.config" >"$dir/config.diff"
+	sid_same_module_layout "$src" "$hdrs/.config" "$out/.config" || return 1
 	make -s -C "$src" O="$out" KERNELRELEASE="$flavour" -j"$(nproc)" \
 		modules_prepare >&2
 	cp "$hdrs/Module.symvers" "$out/"
 	[ "$(cat "$out/include/config/kernel.release")" = "$flavour" ]
+}
+
+# sid_same_module_layout SRC STOCK PREPARED: the CONFIG_ options that
+# struct module's layout depends on (<linux/module.h>) are as the stock
+# image has them.
+sid_same_module_layout() {
+	local o bad=0
+	for o in $(grep -E '^#\s*(if|elif|ifdef|ifndef)' "$1/include/linux/module.h" |
+		   grep -oE 'CONFIG_[A-Z0-9_]+' | sort -u); do
+		if [ "$(grep -E "^$o=" "$2")" != "$(grep -E "^$o=" "$3")" ]; then
+			echo "$o differs from the stock image's" >&2
+			bad=1
+		fi
+	done
+	return "$bad"
 }
 
 # sid_sparse DIR: sid's sparse in DIR/sparse/sparse. Bookworm's 0.6.4
