@@ -5,8 +5,9 @@
 # (KUnit and Check in the test VM, the stock-kernel load test, the lint
 # gate), then print "N passed, N failed". Exits non-zero on any failure,
 # timeout, or kernel complaint in a guest log. The parts (x86, rt, ppc32,
-# stock, matrix) are in tests/check/; this file holds what they share:
-# the records, the log scans, the x86_64 build and the tally.
+# stock, matrix, and kernels, which goes with stock) are in tests/check/;
+# this file holds what they share: the records, the log scans, the x86_64
+# build and the tally.
 set -uo pipefail
 . "$(dirname "$0")/lib/common.sh"
 
@@ -113,9 +114,10 @@ vm_suites() {
 	log_clean "${n}vm:guest-log-clean" "$log"
 }
 
-# The later parts' kernels and the ppc32 user space build in the
-# background, niced, while the x86 guest runs: a TCG guest leaves about a
-# quarter of the host idle, and a cold run has four kernels to build.
+# The later parts' kernels, the ppc32 user space and sid's kernel tree
+# (tests/stock-kernel.sh sid) build in the background, niced, while the
+# x86 guest runs: a TCG guest leaves about a quarter of the host idle,
+# and a cold run has four kernels to build and one to prepare.
 # Each build holds its cache directory's lock, so a part that needs one
 # sooner waits for it rather than building it twice, and builds it
 # itself (with the error in its own log) if the background one failed.
@@ -124,6 +126,9 @@ vm_suites() {
 # interrupted, stops all of it: a build cut short has no .built and is
 # built again by the next run.
 prebuild() {
+	# sid's kernel first (minutes, mostly download and unpacking): the
+	# stock part wants it soonest.
+	want stock && time bash "$ROOT/tests/stock-kernel.sh" sid
 	want rt && build_kernel x86_64-rt
 	if [ "$ppc_deps" = 1 ]; then
 		build_userland ppc32
@@ -197,6 +202,7 @@ fi
 . "$ROOT/tests/check/rt.sh"
 . "$ROOT/tests/check/ppc32.sh"
 . "$ROOT/tests/check/matrix.sh"
+. "$ROOT/tests/check/kernels.sh"
 
 want lint && {
 section "jevents: the event tables' generator refuses bad input"

@@ -287,7 +287,7 @@ static const char *pfs_self_get_link(struct dentry *dentry, struct inode *inode,
  * are shared: one the caller may not see (hidepid=) is looked up again,
  * which gives it the error.
  */
-static int pfs_d_revalidate(struct dentry *dentry, unsigned int flags)
+static int pfs_d_revalidate(D_REVALIDATE_PARAMS)
 {
 	struct task_struct *task;
 	struct inode *inode;
@@ -362,7 +362,7 @@ static int pfs_show_options(struct seq_file *m, struct dentry *root)
 static const struct super_operations pfs_sops = {
 	.statfs = simple_statfs,
 	.show_options = pfs_show_options,
-	.drop_inode = generic_delete_inode,
+	.drop_inode = inode_just_drop,
 	.evict_inode = pfs_evict_inode,
 };
 
@@ -377,7 +377,7 @@ static int pfs_fill_super(struct super_block *sb, struct fs_context *fc)
 	sb->s_fs_info = o;	/* hidepid=off until pfs_get_tree() */
 	sb->s_magic = PERFCTR_FS_MAGIC;
 	sb->s_op = &pfs_sops;
-	sb->s_d_op = &pfs_dops;
+	set_default_d_op(sb, &pfs_dops);
 	sb->s_time_gran = 1;
 	sb->s_iflags |= SB_I_NOEXEC | SB_I_NODEV;
 	root = pfs_new_inode(sb, S_IFDIR | 0555);

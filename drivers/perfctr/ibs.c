@@ -436,7 +436,7 @@ static bool ibs_owner_same(const struct vp_ibs *ib)
 
 	if (!vp_creds_same(&ib->creds, current_real_cred()))
 		return false;
-	return !ib->dumpable || (mm && get_dumpable(mm) == SUID_DUMP_USER);
+	return !ib->dumpable || (mm && perfctr_owner_dumpable(current, mm));
 }
 
 /* On the owner's CPU, as it leaves it or stops sampling. */

@@ -7,6 +7,7 @@
 #include <linux/fs.h>
 #include <linux/hrtimer.h>
 #include <linux/uidgid.h>
+#include <perfctr/compat.h>
 
 /* PERFCTR_VERSION comes from the top-level VERSION file, through Kbuild. */
 
@@ -20,8 +21,7 @@
 static inline void perfctr_timer_init(struct hrtimer *t,
 				      enum hrtimer_restart (*fn)(struct hrtimer *))
 {
-	hrtimer_init(t, CLOCK_MONOTONIC, PERFCTR_TIMER_MODE);
-	t->function = fn;
+	hrtimer_setup(t, fn, CLOCK_MONOTONIC, PERFCTR_TIMER_MODE);
 }
 
 struct seq_file;

@@ -146,7 +146,7 @@ static bool same_uid_may_read(struct task_struct *task)
 	if (!ok)
 		return false;
 	task_lock(task);
-	ok = task->mm && get_dumpable(task->mm) == SUID_DUMP_USER;
+	ok = task->mm && perfctr_owner_dumpable(task, task->mm);
 	task_unlock(task);
 	return ok;
 }
@@ -168,8 +168,9 @@ static bool ptrace_capable(struct task_struct *task)
 		return false;
 	task_lock(task);
 	mm = task->mm;
-	if (mm && get_dumpable(mm) != SUID_DUMP_USER)
-		ok = ns_capable_noaudit(mm->user_ns, CAP_SYS_PTRACE);
+	if (mm && !perfctr_owner_dumpable(task, mm))
+		ok = ns_capable_noaudit(perfctr_exec_user_ns(task, mm),
+					CAP_SYS_PTRACE);
 	task_unlock(task);
 	return ok;
 }
@@ -249,7 +250,7 @@ bool vp_task_dumpable(struct task_struct *task)
 	bool dumpable;
 
 	task_lock(task);
-	dumpable = task->mm && get_dumpable(task->mm) == SUID_DUMP_USER;
+	dumpable = task->mm && perfctr_owner_dumpable(task, task->mm);
 	task_unlock(task);
 	return dumpable;
 }

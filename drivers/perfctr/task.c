@@ -37,7 +37,7 @@ static bool vp_survives_exec(const struct vperfctr *v,
 	struct mm_struct *mm = current->mm;
 
 	return !(v->uctl.flags & VPERFCTR_CONTROL_CLOEXEC) && mm &&
-	       get_dumpable(mm) == SUID_DUMP_USER && !bprm->secureexec &&
+	       perfctr_owner_dumpable(current, mm) && !bprm->secureexec &&
 	       vp_creds_same(&v->creds, current_cred());
 }
 

@@ -253,7 +253,7 @@ static void vp_watch_final(struct vp_watch *w, void *arg)
 	}
 	vp_creds_take(&w->exit_creds, current);
 	/* Its own mm: exit_mm() is done (vp_watch_take_mm()). */
-	w->exit_dumpable = w->mm && get_dumpable(w->mm) == SUID_DUMP_USER;
+	w->exit_dumpable = w->mm && perfctr_owner_dumpable(current, w->mm);
 	/* final and exit_creds before done: vp_wait_exit() */
 	smp_store_release(&w->done, true);
 }

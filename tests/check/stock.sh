@@ -1,8 +1,13 @@
 # SPDX-License-Identifier: GPL-2.0-only
 # shellcheck shell=bash
 # shellcheck disable=SC2154 # check.sh sets kb and results
+# shellcheck disable=SC2034 # stock_trees is kernels.sh's
 # check.sh's stock part: the module built against Debian's stock kernels
-# and loaded there. Sourced by check.sh; packs with the test kernel $kb.
+# (bookworm's 6.1 and 6.12, and sid's newest, 7.2 as written) and loaded
+# there. Sourced by check.sh; packs with the test kernel $kb. The trees
+# stay in stock_trees for the compile-only pass (tests/check/kernels.sh).
+
+declare -A stock_trees
 
 # stock_kernel SERIES NAME: the module built against Debian's stock kernel
 # of SERIES (tests/stock-kernel.sh), loaded there, and the Check suites
@@ -14,7 +19,10 @@ stock_kernel() {
 		record FAIL "$n-kernel-fetch"
 		return
 	fi
-	if ! build_module "$hdrs" "$BUILD/$n" "$BUILD/$n.build.log"; then
+	stock_trees[$n]=$hdrs
+	echo "  $(cat "$hdrs/include/config/kernel.release" 2>/dev/null): $vmlinuz"
+	# Checked too: the compile-only pass (kernels.sh) reads its log.
+	if ! build_module_checked "$hdrs" "$BUILD/$n" "$BUILD/$n.build.log"; then
 		record FAIL "$n-build-module" "see $BUILD/$n.build.log"
 		tail -n 20 "$BUILD/$n.build.log"
 		return
@@ -48,4 +56,6 @@ stock_kernel() {
 if want stock; then
 	stock_kernel 6.1 stock
 	stock_kernel 6.12 stock612
+	# The background build fetched and prepared it, if it could.
+	stock_kernel sid stocksid
 fi

@@ -25,6 +25,23 @@ build_module() {	# build_module KDIR DIR LOG [make args...]
 	make -C "$kdir" M="$dir" -j"$(nproc)" "$@" modules >"$log" 2>&1
 }
 
+# build_module_checked KDIR DIR LOG [make args...]: build_module with
+# W=1 and sparse (C=2), the tree's own sparse if it brings one
+# (tests/stock-kernel.sh sid); module_findings DIR LOG then lists what
+# there is to fix: warnings and errors, sparse not run, no perfctr.ko.
+build_module_checked() {
+	local chk=()
+	[ -x "$1/../sparse/sparse" ] && chk=(CHECK="$1/../sparse/sparse")
+	build_module "$@" W=1 C=2 "${chk[@]}"
+}
+
+module_findings() {	# module_findings DIR LOG
+	grep -E '(warning|error|ERROR):' "$2"
+	grep -E 'not available or not up to date' "$2"
+	grep -q '  CHECK ' "$2" || echo "sparse did not run"
+	[ -f "$1/perfctr.ko" ] || echo "no perfctr.ko"
+}
+
 build_user() {		# build_user OUTDIR [make args...]
 	local out=$1
 	shift

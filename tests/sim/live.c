@@ -140,8 +140,8 @@ int perfctr_sim_hw_setup(void)
 	for_each_possible_cpu(cpu) {
 		struct hrtimer *t = per_cpu_ptr(&simpmu_pmi_timer, cpu);
 
-		hrtimer_init(t, CLOCK_MONOTONIC, HRTIMER_MODE_REL_PINNED_HARD);
-		t->function = simpmu_pmi_tick;
+		hrtimer_setup(t, simpmu_pmi_tick, CLOCK_MONOTONIC,
+			      HRTIMER_MODE_REL_PINNED_HARD);
 	}
 	return 0;
 }

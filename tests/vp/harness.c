@@ -966,7 +966,7 @@ void on_each_cpu(void (*fn)(void *), void *info, int wait)
 
 /* --- timers, hotplug: enough for init and exit --- */
 
-void hrtimer_init(struct hrtimer *t, int clock, int mode)
+void hrtimer_init(struct hrtimer *t, clockid_t clock, enum hrtimer_mode mode)
 {
 	t->active = false;
 }

@@ -22,6 +22,7 @@
 #include <linux/smp.h>
 #include <linux/string.h>
 #include <asm/tsc.h>
+#include <perfctr/compat.h>
 
 #include "x86.h"
 
@@ -379,7 +380,8 @@ void perfctr_cpu_user_read(const struct perfctr_cpu_state *state, bool on)
 {
 	int mode = READ_ONCE(pc_rdpmc);
 
-	if (!(pc_family.features & PERFCTR_FEATURE_RDPMC))
+	if (!(pc_family.features & PERFCTR_FEATURE_RDPMC) ||
+	    !perfctr_may_set_pce())
 		return;
 	if (!on) {
 		/* 2: other threads of the mm may read theirs (perf's "always"). */
@@ -400,7 +402,7 @@ unsigned int perfctr_cpu_features(void)
 {
 	unsigned int features = perfctr_info.features;
 
-	if (!READ_ONCE(pc_rdpmc))
+	if (!READ_ONCE(pc_rdpmc) || !perfctr_may_set_pce())
 		features &= ~PERFCTR_FEATURE_RDPMC;
 	return features;
 }

@@ -237,34 +237,31 @@ static inline u64 pc_rdtsc(void)
 
 static inline u32 pc_rdpmc_low(u32 index)
 {
-	u64 val;
-
-	rdpmcl(index, val);
-	return (u32)val;
+	return (u32)rdpmc(index);
 }
 
 static inline u64 pc_rdmsr(u32 msr)
 {
 	u64 val;
 
-	rdmsrl(msr, val);
+	rdmsrq(msr, val);
 	return val;
 }
 
 static inline void pc_wrmsr(u32 msr, u64 val)
 {
-	wrmsrl(msr, val);
+	wrmsrq(msr, val);
 }
 
 /* For probing only: MSRs that may not exist (emulators, hypervisors). */
 static inline int pc_rdmsr_safe(u32 msr, u64 *val)
 {
-	return rdmsrl_safe(msr, val);
+	return rdmsrq_safe(msr, val);
 }
 
 static inline int pc_wrmsr_safe(u32 msr, u64 val)
 {
-	return wrmsrl_safe(msr, val);
+	return wrmsrq_safe(msr, val);
 }
 
 struct pc_cpuid_regs {
@@ -403,9 +400,9 @@ static inline void pc_user_rdpmc(bool on)
 	struct mm_struct *mm = current->mm;
 
 	if (on)
-		cr4_set_bits_irqsoff(X86_CR4_PCE);
+		perfctr_set_pce(true);
 	else if (!mm || !atomic_read(&mm->context.perf_rdpmc_allowed))
-		cr4_clear_bits_irqsoff(X86_CR4_PCE);
+		perfctr_set_pce(false);
 }
 
 /* Real NMIs come when they like; only the simulation places one here. */

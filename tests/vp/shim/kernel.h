@@ -605,7 +605,8 @@ void irq_work_sync(struct irq_work *w);
 /* --- timers --- */
 
 enum hrtimer_restart { HRTIMER_NORESTART, HRTIMER_RESTART };
-#define HRTIMER_MODE_REL_PINNED_HARD	0
+enum hrtimer_mode { HRTIMER_MODE_REL_PINNED_HARD };
+typedef int clockid_t;
 #define CLOCK_MONOTONIC			1
 struct hrtimer {
 	enum hrtimer_restart (*function)(struct hrtimer *t);
@@ -613,7 +614,7 @@ struct hrtimer {
 };
 
 static inline ktime_t ns_to_ktime(u64 ns) { return ns; }
-void hrtimer_init(struct hrtimer *t, int clock, int mode);
+void hrtimer_init(struct hrtimer *t, clockid_t clock, enum hrtimer_mode mode);
 void hrtimer_start(struct hrtimer *t, ktime_t after, int mode);
 u64 hrtimer_forward_now(struct hrtimer *t, ktime_t interval);
 int hrtimer_cancel(struct hrtimer *t);
