@@ -1,0 +1,164 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0-only
+#
+# make check-hw's runner (check-hw.sh builds, then calls it; the test VM
+# has it as /bin/perfctr-check-hw). POSIX sh: busybox runs it in the VM.
+#
+#   run.sh [--module KO | --use-loaded] [--bin DIR] [-n N]
+#          [--facts FILE] [--measure-only]
+#
+# Gathers the facts (this machine, perfctr's info, the loop counted
+# through the state page, perfex and perf stat) as key=value lines, then
+# lets hwjudge print the verdict; exits with its status: 0 PASS, 1 FAIL,
+# 2 REFUSED. --module loads KO and unloads it before perf runs;
+# --use-loaded measures with the module as it is (perf is skipped);
+# --measure-only prints the facts instead of a verdict, whatever the
+# refusals (the test VM's simulated PMU).
+set -u
+
+module='' use_loaded=0 measure_only=0 n=100000000 facts=''
+bin=$(dirname "$0")
+while [ $# -gt 0 ]; do
+	case $1 in
+	--module) module=$2; shift 2 ;;
+	--use-loaded) use_loaded=1; shift ;;
+	--bin) bin=$2; shift 2 ;;
+	-n) n=$2; shift 2 ;;
+	--facts) facts=$2; shift 2 ;;
+	--measure-only) measure_only=1; shift ;;
+	*) echo "usage: run.sh [--module KO | --use-loaded] [--bin DIR] [-n N] [--facts FILE] [--measure-only]" >&2
+	   exit 1 ;;
+	esac
+done
+hwloop=$bin/hwloop hwjudge=$bin/hwjudge perfex=$bin/perfex
+tmp=$(mktemp -d) || { echo "check-hw: mktemp failed: is /tmp writable?" >&2; exit 1; }
+: "${facts:=$tmp/facts}"
+: >"$facts"
+loaded=0
+
+fact() { printf '%s=%s\n' "$1" "$2" >>"$facts"; }
+
+cleanup() {
+	if [ "$loaded" = 1 ]; then
+		umount /proc/perfctr 2>/dev/null
+		rmmod perfctr 2>/dev/null
+	fi
+	rm -rf "$tmp"
+}
+trap cleanup EXIT
+trap 'exit 130' INT TERM
+
+# This machine: the kernel, the CPU, who could hold the counters.
+machine_facts() {
+	fact uid "$(id -u)"
+	fact kernel "$(uname -r)"
+	fact kernel_build "$(uname -v)"
+	fact machine "$(uname -m)"
+	fact nmi_watchdog "$(cat /proc/sys/kernel/nmi_watchdog 2>/dev/null ||
+		echo absent)"
+	fact loop_n "$n"
+	"$hwloop" cpu >>"$facts"
+}
+
+# Loads --module and mounts the file system; module_error says why not.
+load_module() {
+	if [ -d /sys/module/perfctr ]; then
+		fact perfctr_preloaded yes
+		return 1
+	fi
+	if [ -d /sys/module/perfctr_simpmu ]; then
+		fact simulated yes
+		return 1
+	fi
+	if ! err=$(insmod "$module" 2>&1); then
+		fact module_error "insmod $module: $err; $(dmesg | tail -n 1)"
+		return 1
+	fi
+	loaded=1
+	mount -t perfctr perfctr /proc/perfctr ||
+		{ fact module_error "mount -t perfctr perfctr /proc/perfctr failed"; return 1; }
+}
+
+# /proc/perfctr/info's lines as perfctr_KEY facts.
+info_facts() {
+	[ -d /sys/module/perfctr_simpmu ] && fact simulated yes
+	sed -n 's/^\([a-z_]*\): *\(.*\)$/perfctr_\1=\2/p' /proc/perfctr/info \
+		>>"$facts"
+}
+
+# count_csv FILE EVENT: the count of EVENT in perf stat's -x , layout,
+# or nothing when it was not counted.
+count_csv() {
+	awk -F, -v ev="$2" '$3 == ev && $1 ~ /^[0-9]+$/ { print $1; exit }' "$1"
+}
+
+# tool_counts TOOL PREFIX CMD...: counts the loop of 0 and of N with CMD
+# (perfex or perf stat), as PREFIX_base_inst, PREFIX_inst, PREFIX_cycles.
+tool_counts() {
+	tool=$1 pfx=$2
+	shift 2
+	for k in 0 "$n"; do
+		out=$tmp/$pfx.$k
+		if ! "$@" -x , -o "$out" -e instructions:u,cycles:u -- \
+			"$hwloop" loop "$k" 2>"$tmp/err"; then
+			fact "${pfx}_error" "$tool failed: $(head -n 2 "$tmp/err" | tr '\n' ' ')"
+			return 1
+		fi
+		inst=$(count_csv "$out" instructions:u)
+		cyc=$(count_csv "$out" cycles:u)
+		if [ -z "$inst" ] || [ -z "$cyc" ]; then
+			fact "${pfx}_error" "$tool counted nothing: $(tr '\n' ' ' <"$out")"
+			return 1
+		fi
+		if [ "$k" = 0 ]; then
+			fact "${pfx}_base_inst" "$inst"
+		else
+			fact "${pfx}_inst" "$inst"
+			fact "${pfx}_cycles" "$cyc"
+		fi
+	done
+}
+
+perf_facts() {
+	if [ "$use_loaded" = 1 ]; then
+		fact perf skipped
+		fact perf_reason "perfctr stays loaded (--use-loaded), and would keep the counters from perf"
+	elif ! command -v perf >/dev/null 2>&1; then
+		fact perf absent
+		fact perf_reason "perf is not installed: apt install linux-perf (Debian), linux-tools-\$(uname -r) (Ubuntu), dnf install perf (Fedora); then run again to compare"
+	elif ! perf --version >/dev/null 2>&1; then
+		fact perf unusable
+		fact perf_reason "perf does not run: $(perf --version 2>&1 | head -n 1): install the perf that matches this kernel"
+	else
+		fact perf_version "$(perf --version)"
+		if tool_counts perf perf perf stat; then
+			fact perf ok
+		else
+			fact perf unusable
+			fact perf_reason "perf stat could not count instructions:u here: see perf_error"
+		fi
+	fi
+}
+
+machine_facts
+if [ "$(id -u)" = 0 ]; then
+	if [ "$use_loaded" = 1 ] || load_module; then
+		info_facts
+		if [ "$measure_only" = 1 ] || "$hwjudge" --refused "$facts"; then
+			"$hwloop" state "$n" >>"$facts"
+			tool_counts perfex perfex "$perfex"
+		fi
+	fi
+	# perf holds the PMU otherwise: perfctr goes first.
+	if [ "$loaded" = 1 ]; then
+		umount /proc/perfctr
+		rmmod perfctr || fact module_error "rmmod perfctr failed: lsmod, then rmmod perfctr by hand"
+		loaded=0
+	fi
+	"$hwjudge" --refused "$facts" && perf_facts
+fi
+if [ "$measure_only" = 1 ]; then
+	cat "$facts"
+	exit 0
+fi
+"$hwjudge" "$facts"
