@@ -140,8 +140,11 @@ static int state_open(struct vperfctr **vp, struct perfctr_event_set *set)
 	if (vperfctr_control(*vp, &ctl)) {
 		const char *why = perfctr_explain(errno);
 
-		printf("state_error=control: %s%s%s\n", strerror(errno),
-		       why ? ": " : "", why ? why : "");
+		printf("state_error=control: %s", strerror(errno));
+		/* A fact is one line: the advice's lines joined. */
+		for (; why && *why; why++)
+			putchar(*why == '\n' ? ' ' : *why);
+		putchar('\n');
 		return -1;
 	}
 	return 0;

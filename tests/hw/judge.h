@@ -22,7 +22,7 @@ enum hw_outcome { HW_PASS = 0, HW_FAIL = 1, HW_REFUSED = 2 };
 
 /* Adds one "key=value" line (newline optional); -1 if malformed or full. */
 int hw_fact_line(struct hw_facts *f, const char *line);
-/* The value of @key, or NULL; the last line wins. */
+/* The value of @key, or NULL (also if empty); the last line wins. */
 const char *hw_fact(const struct hw_facts *f, const char *key);
 
 /* Writes why the check cannot run here to @out; HW_REFUSED or HW_PASS. */

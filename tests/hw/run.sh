@@ -79,6 +79,22 @@ load_module() {
 		{ fact module_error "mount -t perfctr perfctr /proc/perfctr failed"; return 1; }
 }
 
+# The sets of threads that just exited are freed a moment later: until
+# then the module is busy.
+unload_module() {
+	umount /proc/perfctr
+	i=0
+	until rmmod perfctr 2>/dev/null; do
+		i=$((i + 1))
+		if [ "$i" -ge 5 ]; then
+			fact module_error "rmmod perfctr failed: $(rmmod perfctr 2>&1): see lsmod, then rmmod perfctr by hand"
+			return 1
+		fi
+		sleep 1
+	done
+	loaded=0
+}
+
 # /proc/perfctr/info's lines as perfctr_KEY facts.
 info_facts() {
 	[ -d /sys/module/perfctr_simpmu ] && fact simulated yes
@@ -87,13 +103,17 @@ info_facts() {
 }
 
 # count_csv FILE EVENT: the count of EVENT in perf stat's -x , layout,
-# or nothing when it was not counted.
+# or nothing when it was not counted. On a hybrid CPU perf has a row per
+# core type (cpu_core/EVENT/, cpu_atom/EVENT/): their sum.
 count_csv() {
-	awk -F, -v ev="$2" '$3 == ev && $1 ~ /^[0-9]+$/ { print $1; exit }' "$1"
+	awk -F, -v ev="$2" '($3 == ev || index($3, "/" ev "/")) &&
+		$1 ~ /^[0-9]+$/ { sum += $1; n++ }
+		END { if (n) printf "%.0f\n", sum }' "$1"
 }
 
 # tool_counts TOOL PREFIX CMD...: counts the loop of 0 and of N with CMD
-# (perfex or perf stat), as PREFIX_base_inst, PREFIX_inst, PREFIX_cycles.
+# (perfex or perf stat), as PREFIX_base_inst, PREFIX_inst, PREFIX_cycles
+# (and PREFIX_tsc where there is a tsc row).
 tool_counts() {
 	tool=$1 pfx=$2
 	shift 2
@@ -115,6 +135,8 @@ tool_counts() {
 		else
 			fact "${pfx}_inst" "$inst"
 			fact "${pfx}_cycles" "$cyc"
+			# perfex's own row of the TSC (perf has none).
+			fact "${pfx}_tsc" "$(count_csv "$out" tsc)"
 		fi
 	done
 }
@@ -135,7 +157,7 @@ perf_facts() {
 			fact perf ok
 		else
 			fact perf unusable
-			fact perf_reason "perf stat could not count instructions:u here: see perf_error"
+			fact perf_reason "perf stat could not count here: $(sed -n 's/^perf_error=//p' "$facts" | tail -n 1)"
 		fi
 	fi
 }
@@ -150,12 +172,10 @@ if [ "$(id -u)" = 0 ]; then
 		fi
 	fi
 	# perf holds the PMU otherwise: perfctr goes first.
-	if [ "$loaded" = 1 ]; then
-		umount /proc/perfctr
-		rmmod perfctr || fact module_error "rmmod perfctr failed: lsmod, then rmmod perfctr by hand"
-		loaded=0
+	[ "$loaded" = 1 ] && unload_module
+	if [ "$measure_only" = 1 ] || "$hwjudge" --refused "$facts"; then
+		perf_facts
 	fi
-	"$hwjudge" --refused "$facts" && perf_facts
 fi
 if [ "$measure_only" = 1 ]; then
 	cat "$facts"
