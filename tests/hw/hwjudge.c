@@ -15,7 +15,7 @@
 
 static int read_facts(const char *path, struct hw_facts *f)
 {
-	char buf[512];
+	char buf[1024];
 	FILE *in = fopen(path, "r");
 
 	if (!in) {

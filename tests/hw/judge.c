@@ -59,8 +59,11 @@ int hw_fact_line(struct hw_facts *f, const char *line)
 		return -1;
 	klen = eq - line;
 	vlen = strcspn(eq + 1, "\n");
-	if (klen >= sizeof(f->key[0]) || vlen >= sizeof(f->val[0]))
+	if (klen >= sizeof(f->key[0]))
 		return -1;
+	/* A tool's error may be long: its start says enough. */
+	if (vlen >= sizeof(f->val[0]))
+		vlen = sizeof(f->val[0]) - 1;
 	memcpy(f->key[f->nr], line, klen);
 	f->key[f->nr][klen] = '\0';
 	memcpy(f->val[f->nr], eq + 1, vlen);

@@ -9,18 +9,21 @@
 
 #include <stdio.h>
 
-#define HW_MAX_FACTS	64
+#define HW_MAX_FACTS	96
 
 struct hw_facts {
 	unsigned int nr;
 	char key[HW_MAX_FACTS][32];
-	char val[HW_MAX_FACTS][256];
+	char val[HW_MAX_FACTS][512];
 };
 
 /* What hw_judge() returns, and hwjudge's exit status. */
 enum hw_outcome { HW_PASS = 0, HW_FAIL = 1, HW_REFUSED = 2 };
 
-/* Adds one "key=value" line (newline optional); -1 if malformed or full. */
+/*
+ * Adds one "key=value" line (newline optional), the value cut to fit;
+ * -1 if malformed or full.
+ */
 int hw_fact_line(struct hw_facts *f, const char *line);
 /* The value of @key, or NULL (also if empty); the last line wins. */
 const char *hw_fact(const struct hw_facts *f, const char *key);

@@ -71,7 +71,7 @@ load_module() {
 		return 1
 	fi
 	if ! err=$(insmod "$module" 2>&1); then
-		fact module_error "insmod $module: $err; $(dmesg | tail -n 1)"
+		fact module_error "insmod $module: $err; dmesg: $(dmesg | tail -n 1); what to do: with Secure Boot an unsigned module is refused (sign it with the kernel's scripts/sign-file and an enrolled key, or mokutil --disable-validation); a kernel too new for perfctr needs a port"
 		return 1
 	fi
 	loaded=1

@@ -435,7 +435,8 @@ START_TEST(test_module_error_fails)
 
 START_TEST(test_facts_parse)
 {
-	struct hw_facts f;
+	static struct hw_facts f;
+	char line[700];
 
 	memset(&f, 0, sizeof(f));
 	ck_assert_int_eq(hw_fact_line(&f, "a=1\n"), 0);
@@ -445,6 +446,12 @@ START_TEST(test_facts_parse)
 	ck_assert_ptr_null(hw_fact(&f, "b"));
 	ck_assert_int_eq(hw_fact_line(&f, "no equals sign"), -1);
 	ck_assert_int_eq(hw_fact_line(&f, "=value"), -1);
+	/* A value too long for the 511 characters kept is cut there. */
+	memset(line, 'x', sizeof(line) - 1);
+	line[sizeof(line) - 1] = '\0';
+	memcpy(line, "long=", 5);
+	ck_assert_int_eq(hw_fact_line(&f, line), 0);
+	ck_assert_uint_eq(strlen(hw_fact(&f, "long")), 511);
 	ck_assert_ptr_null(hw_fact(&f, "c"));
 	/* A count that is not a plain number is no count. */
 	ck_assert_int_eq(judge1("state_inst=-5"), HW_FAIL);

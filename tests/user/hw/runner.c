@@ -24,16 +24,15 @@
 
 static char out[16384];
 
-/* Runs the runner with @args as user @uid; its output in out, its status. */
-static int run(uid_t uid, const char *args)
+/* Runs @cmd in sh as user @uid; its output in out, its status. */
+static int shell(uid_t uid, const char *cmd)
 {
-	char cmd[256];
+	char buf[512];
+	size_t n = 0, room;
 	ssize_t r;
-	size_t n = 0;
 	int fd[2], st;
 	pid_t pid;
 
-	snprintf(cmd, sizeof(cmd), "%s -n %s %s", RUNNER, LOOPS, args);
 	ck_assert_int_eq(pipe(fd), 0);
 	pid = fork();
 	ck_assert_int_ge(pid, 0);
@@ -47,13 +46,25 @@ static int run(uid_t uid, const char *args)
 		_exit(98);
 	}
 	close(fd[1]);
-	while (n < sizeof(out) - 1 &&
-	       (r = read(fd[0], out + n, sizeof(out) - 1 - n)) > 0)
-		n += r;
+	/* Past the buffer it is read and dropped: the runner must not block. */
+	while ((r = read(fd[0], buf, sizeof(buf))) > 0) {
+		room = sizeof(out) - 1 - n;
+		memcpy(out + n, buf, (size_t)r < room ? (size_t)r : room);
+		n += (size_t)r < room ? (size_t)r : room;
+	}
 	out[n] = '\0';
 	close(fd[0]);
 	ck_assert_int_eq(waitpid(pid, &st, 0), pid);
 	return WIFEXITED(st) ? WEXITSTATUS(st) : -1;
+}
+
+/* The runner with @args, as shell() runs it. */
+static int run(uid_t uid, const char *args)
+{
+	char cmd[256];
+
+	snprintf(cmd, sizeof(cmd), "%s -n %s %s", RUNNER, LOOPS, args);
+	return shell(uid, cmd);
 }
 
 static void ck_says(const char *text)
@@ -120,6 +131,53 @@ START_TEST(test_refuses_module_not_its_own)
 	ck_says("REFUSED: a perfctr module was loaded already, not by check-hw\n");
 	ck_assert_int_eq(access("/sys/module/perfctr", F_OK), 0);
 	ck_assert_int_eq(access(INFO_PATH, R_OK), 0);
+}
+
+/* hwjudge @opt on a file of @facts: its exit status; its output in out. */
+static int judge_file(const char *opt, const char *const *facts)
+{
+	char cmd[128];
+	FILE *f = fopen("/tmp/hw-facts.txt", "w");
+
+	ck_assert_ptr_nonnull(f);
+	for (; *facts; facts++)
+		fprintf(f, "%s\n", *facts);
+	fclose(f);
+	snprintf(cmd, sizeof(cmd), "/bin/hwjudge %s /tmp/hw-facts.txt", opt);
+	return shell(0, cmd);
+}
+
+START_TEST(test_hwjudge_exit_status)
+{
+	/* Only what the header and the checks need; N = 10^7. */
+	static const char *const pass[] = {
+		"uid=0", "hypervisor=none", "loop_n=10000000",
+		"perfctr_version=0.2.0", "perfctr_nrctrs=2",
+		"perfctr_fallback=none", "perfctr_reserved_by=none",
+		"state_fast=yes", "state_base_inst=30", "state_inst=20000028",
+		"state_cycles=10000000", "perfex_base_inst=100000",
+		"perfex_inst=20100000", "perfex_cycles=10100000", "perf=absent",
+		NULL
+	};
+	static const char *const fail[] = {
+		"uid=0", "hypervisor=none", "loop_n=10000000",
+		"perfctr_version=0.2.0", "perfctr_nrctrs=2",
+		"perfctr_fallback=none", "perfctr_reserved_by=none",
+		"state_error=control: Invalid argument", NULL
+	};
+	static const char *const refused[] = { "uid=1000", NULL };
+
+	ck_assert_int_eq(judge_file("", pass), 0);
+	ck_says("\noverall: PASS\n");
+	ck_assert_int_eq(judge_file("", fail), 1);
+	ck_says("\noverall: FAIL\n");
+	ck_assert_int_eq(judge_file("", refused), 2);
+	ck_says("\noverall: REFUSED\n");
+	/* --refused: the decision alone, silent. */
+	ck_assert_int_eq(judge_file("--refused", refused), 2);
+	ck_assert_str_eq(out, "");
+	ck_assert_int_eq(judge_file("--refused", pass), 0);
+	ck_assert_str_eq(out, "");
 }
 
 /* The facts --measure-only printed. */
@@ -197,4 +255,5 @@ void hw_runner_tcase(struct Suite *s)
 	tcase_add_test(tc, test_refuses_under_tcg);
 	tcase_add_test(tc, test_refuses_non_root);
 	tcase_add_test(tc, test_refuses_module_not_its_own);
+	tcase_add_test(tc, test_hwjudge_exit_status);
 }
