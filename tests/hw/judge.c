@@ -11,9 +11,10 @@
 
 /*
  * Tolerances, in instructions. On x86 an interrupt or a page fault can
- * make the instruction it interrupted count twice, and a loop of N
- * iterations runs some milliseconds per 10^6 iterations: at most one
- * such event per 10^5 instructions, plus a few, is ample.
+ * make the instruction it interrupted count twice. The loop retires 10^6
+ * instructions or more a millisecond, and a timer tick (HZ 1000 at most)
+ * comes once a millisecond: one per 10^5 instructions, plus a few, is
+ * ample.
  */
 #define STATE_SLACK		64
 #define STATE_PER		100000
