@@ -140,7 +140,8 @@ static int state_open(struct vperfctr **vp, struct perfctr_event_set *set)
 	if (vperfctr_control(*vp, &ctl)) {
 		const char *why = perfctr_explain(errno);
 
-		printf("state_error=control: %s", strerror(errno));
+		printf("state_error=control: %s%s", strerror(errno),
+		       why ? ": " : "");
 		/* A fact is one line: the advice's lines joined. */
 		for (; why && *why; why++)
 			putchar(*why == '\n' ? ' ' : *why);

@@ -141,6 +141,21 @@ tool_counts() {
 	done
 }
 
+# The loop in-process and under perfex. Where some CPUs have no counters
+# (a hyper-threaded P4's second threads), on CPU 0, which has them.
+measure() {
+	pin=
+	if [ -n "$(sed -n 's/^cpus_forbidden: *//p' /proc/perfctr/info)" ]; then
+		pin="taskset -c 0"
+		fact pinned "CPU 0: perfctr forbids some CPUs"
+	fi
+	# $pin: a command prefix, or nothing.
+	# shellcheck disable=SC2086
+	$pin "$hwloop" state "$n" >>"$facts"
+	# shellcheck disable=SC2086
+	tool_counts perfex perfex $pin "$perfex"
+}
+
 perf_facts() {
 	if [ "$use_loaded" = 1 ]; then
 		fact perf skipped
@@ -167,8 +182,7 @@ if [ "$(id -u)" = 0 ]; then
 	if [ "$use_loaded" = 1 ] || load_module; then
 		info_facts
 		if [ "$measure_only" = 1 ] || "$hwjudge" --refused "$facts"; then
-			"$hwloop" state "$n" >>"$facts"
-			tool_counts perfex perfex "$perfex"
+			measure
 		fi
 	fi
 	# perf holds the PMU otherwise: perfctr goes first.
