@@ -13,6 +13,8 @@
 #   make check                every test (installs what it needs)
 #   make run                  boot a test VM with the module and show it
 #   make bench                instruction counts of reads and context switches
+#   make check-hw             perfctr on this machine's real counters (root;
+#                             installs nothing)
 
 KDIR ?= /lib/modules/$(shell uname -r)/build
 PWD := $(shell pwd)
@@ -45,4 +47,8 @@ run:
 bench:
 	bash tests/bench.sh
 
-.PHONY: all modules modules_install tools install clean check run bench
+check-hw:
+	bash tests/hw/check-hw.sh
+
+.PHONY: all modules modules_install tools install clean check run bench \
+	check-hw

@@ -89,6 +89,10 @@ make_initramfs() {
 	[ -f "$user/busy" ] && extra+=("/bin/busy=$user/busy")
 	[ -f "$user/perfmon-example" ] && extra+=("/bin/perfmon-example=$user/perfmon-example")
 	[ -f "$user/perfmon-compat32" ] && extra+=("/tests/perfmon-compat32=$user/perfmon-compat32")
+	# make check-hw's runner and programs, for check_hw.
+	[ -f "$user/hwloop" ] && extra+=("/bin/hwloop=$user/hwloop"
+		"/bin/hwjudge=$user/hwjudge"
+		"/bin/perfctr-check-hw=$ROOT/tests/hw/run.sh")
 	extra+=("/bin/vm-exit=$user/vm-exit" "/bin/gperfctr=$user/gperfctr")
 	"$ROOT/tests/vm/build-initramfs.sh" --busybox "$bb" "$out" \
 		"$kb/usr/gen_init_cpio" "${extra[@]}"
