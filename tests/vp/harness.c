@@ -396,6 +396,14 @@ void refcount_dec(refcount_t *r)
 	r->refs--;
 }
 
+bool refcount_inc_not_zero(refcount_t *r)
+{
+	if (!r->refs)
+		return false;
+	refcount_inc(r);
+	return true;
+}
+
 bool refcount_dec_and_test(refcount_t *r)
 {
 	if (r->refs <= 0)
@@ -444,6 +452,52 @@ void free_page(unsigned long addr)
 		return;
 	fk.pages--;
 	free((void *)addr);
+}
+
+void *vmalloc_user(unsigned long size)
+{
+	void *p;
+
+	might_sleep();
+	p = calloc(1, size);
+	if (p)
+		fk.vmallocs++;
+	return p;
+}
+
+void vfree(const void *p)
+{
+	if (!p)
+		return;
+	fk.vmallocs--;
+	free((void *)p);
+}
+
+int remap_vmalloc_range(struct vm_area_struct *vma, void *addr,
+			unsigned long pgoff)
+{
+	return 0;
+}
+
+/* Everyone's user_struct: its locked memory, its references. */
+static struct user_struct fk_user;
+
+struct user_struct *get_current_user(void)
+{
+	fk.user_refs++;
+	return &fk_user;
+}
+
+void free_uid(struct user_struct *u)
+{
+	if (u != &fk_user || fk.user_refs <= 0)
+		FK_FAIL("%s() of %p, %d references", __func__, u, fk.user_refs);
+	fk.user_refs--;
+}
+
+unsigned long rlimit(unsigned int limit)
+{
+	return 1UL << 30;
 }
 
 int vm_insert_page(struct vm_area_struct *vma, unsigned long addr,
@@ -1273,4 +1327,7 @@ void fk_teardown(void)
 			      "CPU %d left atomic", i);
 	vperfctr_exit();
 	ck_assert_int_eq(fk.warnings, fk.expected_warnings);
+	ck_assert_msg(!fk.vmallocs && !fk.user_refs && !fk_user.locked_vm.counter,
+		      "IBS: %d rings, %d user references, %ld pages locked",
+		      fk.vmallocs, fk.user_refs, fk_user.locked_vm.counter);
 }

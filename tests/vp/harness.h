@@ -19,6 +19,8 @@ struct fk_stats {
 	int sched_in, sched_out;
 	int resumes, suspends;
 	int pages, allocs;		/* live driver pages and objects */
+	int vmallocs;			/* live IBS rings, kept ones too */
+	int user_refs;			/* on the one user_struct */
 	int warnings, expected_warnings;
 	int reserves;			/* perfctr_cpu_reserve() granted */
 	int ireloads;
@@ -101,6 +103,9 @@ void vpt_files_per_user(unsigned int n);
 /* Is preemption (or are interrupts) off on current's CPU? */
 bool preempt_count_here(void);
 bool irqs_off_here(void);
+
+/* One IBS sample for the state resumed on current's CPU: false if none. */
+bool fk_ibs_sample(void);
 
 /* Every running counter (and the TSC) advances by @n. */
 void fk_advance(unsigned int n);

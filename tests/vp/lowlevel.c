@@ -7,6 +7,8 @@
  */
 #include "harness.h"
 
+#include <perfctr/ibs.h>
+
 struct perfctr_cpu_info perfctr_info;
 struct cpumask perfctr_cpus_forbidden_mask;
 
@@ -162,47 +164,66 @@ void perfctr_cpu_release(const char *service)
 		fk_hw_holder = NULL;
 }
 
-/* No IBS here: a setup is refused, and NULL is nothing to retire. */
-struct vp_ibs *vp_ibs_new(struct task_struct *owner,
+/*
+ * The IBS hardware half: a CPU with the op engine, whose reservation
+ * always succeeds; fk_ibs_sample() delivers one sample of the state
+ * resumed on current's CPU, as the NMI handler would.
+ */
+static perfctr_ibs_handler_t ibs_handler;
+static struct perfctr_ibs_state *ibs_resumed[FK_NR_CPUS];
+
+u32 perfctr_cpu_ibs_caps(void)
+{
+	return PERFCTR_IBS_CAP_FETCHSAM | PERFCTR_IBS_CAP_OPSAM;
+}
+
+int perfctr_cpu_ibs_setup(struct perfctr_ibs_state *st,
 			  const struct perfctr_ibs_control *c)
 {
-	return ERR_PTR(-EOPNOTSUPP);
+	return 0;
 }
 
-void vp_ibs_hold(struct vp_ibs *ib)
+int perfctr_cpu_ibs_reserve(void)
 {
-	FK_FAIL("%s() with no IBS", __func__);
+	return 0;
 }
 
-void vp_ibs_put(struct vp_ibs *ib)
-{
-}
-
-void vp_ibs_retire(struct vp_ibs *ib)
-{
-	if (ib)
-		FK_FAIL("%s() of an IBS never made", __func__);
-}
-
-void vp_ibs_control(const struct vp_ibs *ib, struct perfctr_ibs_control *c)
+void perfctr_cpu_ibs_release(void)
 {
 }
 
-bool vp_ibs_start(struct vp_ibs *ib)
+bool perfctr_cpu_ibs_busy(void)
 {
-	FK_FAIL("%s() with no IBS", __func__);
 	return false;
 }
 
-void vp_ibs_stop(struct vp_ibs *ib)
+int perfctr_cpu_ibs_resume(struct perfctr_ibs_state *st)
 {
-	FK_FAIL("%s() with no IBS", __func__);
+	ibs_resumed[fk_cpu] = st;
+	return 0;
 }
 
-void vp_ibs_init(void)
+void perfctr_cpu_ibs_suspend(struct perfctr_ibs_state *st)
 {
+	if (ibs_resumed[fk_cpu] == st)
+		ibs_resumed[fk_cpu] = NULL;
 }
 
-void vp_ibs_exit(void)
+void perfctr_cpu_set_ibs_handler(perfctr_ibs_handler_t handler)
 {
+	ibs_handler = handler;
+}
+
+bool fk_ibs_sample(void)
+{
+	struct perfctr_ibs_sample s = {
+		.kind = PERFCTR_IBS_SAMPLE_OP,
+		.valid = PERFCTR_IBS_VALID_OP_RIP,
+		.op_rip = 0x400000,
+	};
+
+	if (!ibs_handler || !ibs_resumed[fk_cpu])
+		return false;
+	ibs_handler(ibs_resumed[fk_cpu], &s);
+	return true;
 }

@@ -2,7 +2,8 @@
 /*
  * The driver sources the fast suite compiles, as one translation unit:
  * the per-thread sets, their files and final counts, and the policy they
- * ask (Kbuild's vp-parts, and policy.c).
+ * ask (Kbuild's vp-parts, and policy.c), and a thread's IBS setups
+ * (ibs.c), whose hardware half is faked in lowlevel.c.
  */
 #include "../../drivers/perfctr/set.c"
 #include "../../drivers/perfctr/control.c"
@@ -12,3 +13,4 @@
 #include "../../drivers/perfctr/watch.c"
 #include "../../drivers/perfctr/tick.c"
 #include "../../drivers/perfctr/policy.c"
+#include "../../drivers/perfctr/ibs.c"

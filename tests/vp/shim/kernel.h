@@ -78,6 +78,8 @@ typedef s64 ktime_t;
 #define unlikely(x)		__builtin_expect(!!(x), 0)
 #define NSEC_PER_MSEC		1000000L
 #define PAGE_SIZE		4096UL
+#define PAGE_SHIFT		12
+#define TASK_SIZE_MAX		BIT(47)
 
 #define MAX_ERRNO	4095
 #define IS_ERR_VALUE(x)	((unsigned long)(x) >= (unsigned long)-MAX_ERRNO)
@@ -212,6 +214,7 @@ void fk_irq_on(void);
 	do { raw_spin_unlock(l); fk_irq_on(); } while (0)
 void mutex_lock(struct mutex *m);
 void mutex_unlock(struct mutex *m);
+#define mutex_init(m)		(*(m) = (struct mutex){ .name = #m })
 
 bool fk_held(struct task_struct *const *holder);
 void fk_assert_held(struct task_struct *const *holder, const char *what,
@@ -230,6 +233,7 @@ void refcount_set(refcount_t *r, int n);
 void refcount_inc(refcount_t *r);
 void refcount_dec(refcount_t *r);
 bool refcount_dec_and_test(refcount_t *r);
+bool refcount_inc_not_zero(refcount_t *r);
 typedef struct { s64 counter; } atomic64_t;
 
 /* --- memory: really freed, so ASan sees a use after free --- */
@@ -350,6 +354,7 @@ struct cred {
 struct user_namespace;
 #define __task_cred(t)		((const struct cred *)&(t)->cred)
 #define current_cred()		__task_cred(current)
+#define current_real_cred()	__task_cred(current)
 #define task_uid(t)		(__task_cred(t)->uid)
 static inline unsigned int from_kuid_munged(struct user_namespace *ns,
 					    kuid_t uid)
@@ -599,8 +604,37 @@ struct irq_work {
 };
 
 #define IRQ_WORK_INIT(f)	{ .func = (f) }
+#define init_irq_work(w, f)	(*(w) = (struct irq_work)IRQ_WORK_INIT(f))
 bool irq_work_queue(struct irq_work *w);
 void irq_work_sync(struct irq_work *w);
+
+/* --- ibs.c: its ring, its user's locked memory, its bits --- */
+
+void *vmalloc_user(unsigned long size);
+void vfree(const void *p);
+struct vm_area_struct;
+int remap_vmalloc_range(struct vm_area_struct *vma, void *addr,
+			unsigned long pgoff);
+typedef struct { long counter; } atomic_long_t;
+#define atomic_long_add_return(n, a) \
+	__atomic_add_fetch(&(a)->counter, n, __ATOMIC_SEQ_CST)
+#define atomic_long_sub(n, a) \
+	__atomic_sub_fetch(&(a)->counter, n, __ATOMIC_SEQ_CST)
+struct user_struct { atomic_long_t locked_vm; int refs; };
+struct user_struct *get_current_user(void);
+void free_uid(struct user_struct *u);
+#define RLIMIT_MEMLOCK		8
+unsigned long rlimit(unsigned int limit);
+#define CAP_IPC_LOCK		14
+static inline void clear_bit(int nr, unsigned long *a)
+{
+	__atomic_and_fetch(a, ~BIT(nr), __ATOMIC_SEQ_CST);
+}
+
+static inline bool test_and_set_bit(int nr, unsigned long *a)
+{
+	return __atomic_fetch_or(a, BIT(nr), __ATOMIC_SEQ_CST) & BIT(nr);
+}
 
 /* --- timers --- */
 
