@@ -119,22 +119,31 @@ static struct perfctr_ibs_ring *ibs_ring_get(unsigned int pages)
 	return ring;
 }
 
-/* A full pool gives up its rings in turn: the newest size stays kept. */
+/*
+ * A full pool gives up a ring of another size, in turn, so that a loop's
+ * size stays kept; full of this size already, the ring itself goes.
+ */
 static void ibs_ring_put(struct perfctr_ibs_ring *ring, unsigned int pages,
 			 bool mapped)
 {
 	struct perfctr_ibs_ring *out = ring;
-	unsigned int i;
+	unsigned int i, n;
 
 	if (!mapped) {
 		mutex_lock(&ibs_pool_lock);
 		for (i = 0; i < IBS_POOL_SIZE && ibs_pool[i]; i++)
 			;
-		if (i == IBS_POOL_SIZE)
-			i = ibs_pool_next++ % IBS_POOL_SIZE;
-		out = ibs_pool[i];
-		ibs_pool[i] = ring;
-		ibs_pool_pages[i] = pages;
+		for (n = 0; i == IBS_POOL_SIZE && n < IBS_POOL_SIZE; n++) {
+			unsigned int v = ibs_pool_next++ % IBS_POOL_SIZE;
+
+			if (ibs_pool_pages[v] != pages)
+				i = v;
+		}
+		if (i < IBS_POOL_SIZE) {
+			out = ibs_pool[i];
+			ibs_pool[i] = ring;
+			ibs_pool_pages[i] = pages;
+		}
 		mutex_unlock(&ibs_pool_lock);
 	}
 	vfree(out);		/* a mapping keeps its pages */

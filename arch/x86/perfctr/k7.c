@@ -71,8 +71,9 @@ static int amd_find(const struct perfctr_cpu_control *c, u32 pmc)
 
 /*
  * Counter i, if it is half of a pair, must be the right half of a whole
- * pair: the wide event on an even counter, Merge on the next, a-mode (it
- * counts nothing of its own, so it can never overflow).
+ * pair: the wide event on an even counter, Merge on the next, both
+ * a-mode. The pair is one 64-bit counter whose top the odd half holds:
+ * an i-mode preset of the even half alone would never overflow.
  */
 static int amd_check_pair(const struct perfctr_cpu_control *c, unsigned int i)
 {
@@ -83,11 +84,12 @@ static int amd_check_pair(const struct perfctr_cpu_control *c, unsigned int i)
 		if (!(pmc & 1) || i >= c->nractrs)
 			return -EINVAL;
 		j = amd_find(c, pmc - 1);
-		return j >= 0 && amd_event(c, j) != AMD_MERGE_EVENT ? 0 : -EINVAL;
+		return j >= 0 && j < c->nractrs &&
+		       amd_event(c, j) != AMD_MERGE_EVENT ? 0 : -EINVAL;
 	}
 	if (ev != AMD_WIDE_EVENT)
 		return 0;
-	if (pmc & 1)
+	if ((pmc & 1) || i >= c->nractrs)
 		return -EINVAL;
 	j = amd_find(c, pmc + 1);
 	return j >= 0 && amd_event(c, j) == AMD_MERGE_EVENT ? 0 : -EINVAL;
@@ -187,8 +189,14 @@ static void amd_v2_reserve_cpu(void)
 	pc_amd_global_status_clr(pc_family.pmc_mask);
 }
 
+/*
+ * What the kernel had; and none of our overflow bits, which perf would
+ * take for overflows of counters it never started (an a-mode counter
+ * that wrapped sets one nobody clears).
+ */
 static void amd_v2_release_cpu(void)
 {
+	pc_amd_global_status_clr(pc_family.pmc_mask);
 	pc_amd_global_ctl_write(this_cpu_read(amd_saved_global_ctl));
 }
 

@@ -285,8 +285,8 @@ static const struct rule_case rule_cases[] = {
 	/*
 	 * Family 17h on (zen, zen3, zen4, hygon): the large-increment event
 	 * 003h only on an even counter whose odd neighbour, a-mode, holds
-	 * the Merge event FFFh with EN (PPR 55901, 2.1.13.3); 10h has no
-	 * such rule.
+	 * the Merge event FFFh with EN (PPR 55901, 2.1.13.3), both a-mode;
+	 * 10h has no such rule.
 	 */
 #define WIDE		P6OK(0x03)
 #define MERGE_SEL	(EN | 0xFF)
@@ -294,8 +294,12 @@ static const struct rule_case rule_cases[] = {
 	  .c = { { 0, WIDE }, { 1, MERGE_SEL, 0xF } }, .expect = OK },
 	{ "zen-pair-reversed", &sim_fam15, 1, 2, 0,
 	  .c = { { 5, MERGE_SEL, 0xF }, { 4, WIDE } }, .expect = OK },
+	/* The pair is one 64-bit counter: its even half cannot be i-mode. */
 	{ "zen-pair-wide-imode", &sim_fam15, 1, 1, 1, true,
-	  .c = { { 3, MERGE_SEL, 0xF }, { 2, WIDE | INT, 0, -5 } }, .expect = OK },
+	  .c = { { 3, MERGE_SEL, 0xF }, { 2, WIDE | INT, 0, -5 } }, .expect = BAD },
+	{ "zen-merge-other-imode", &sim_fam15, 1, 1, 1, true,
+	  .c = { { 1, MERGE_SEL, 0xF }, { 0, P6OK(0x76) | INT, 0, -5 } },
+	  .expect = BAD },
 	{ "zen-wide-alone", &sim_fam15, 1, 1, 0, .c = { { 0, WIDE } }, .expect = BAD },
 	{ "zen-wide-umask-alone", &sim_fam15, 1, 1, 0,
 	  .c = { { 0, WIDE | 0x0F00 } }, .expect = BAD },

@@ -113,7 +113,8 @@ static void zen4_model_global_status(struct kunit *test)
 /*
  * The driver: reserve keeps the kernel's other bits and leaves ours clear
  * until a state runs; resume sets them, suspend clears them; release
- * puts back exactly what the kernel had, for @kernel_had of each kind.
+ * puts back exactly what the kernel had, for @kernel_had of each kind,
+ * and leaves no overflow status of ours for perf to take as its own.
  */
 static void zen4_global_discipline_from(struct kunit *test, u64 kernel_had)
 {
@@ -136,8 +137,11 @@ static void zen4_global_discipline_from(struct kunit *test, u64 kernel_had)
 	KUNIT_EXPECT_EQ(test, state->pmc[0].sum, 1000ULL);
 	KUNIT_EXPECT_EQ(test, state->pmc[5].sum, 1000ULL);
 	KUNIT_EXPECT_EQ(test, perfctr_x86_sim_counter(5), 1000ULL);
+	/* An a-mode counter that wrapped: its status bit, ours to clear. */
+	perfctr_x86_sim.global_status = BIT_ULL(2);
 	sim_stop(test);
 	KUNIT_EXPECT_EQ(test, perfctr_x86_sim.global_ctrl, kernel_had);
+	KUNIT_EXPECT_EQ(test, perfctr_x86_sim.global_status, 0ULL);
 }
 
 static void zen4_global_discipline(struct kunit *test)

@@ -15,8 +15,7 @@
 
 static char *model = "k7";
 module_param(model, charp, 0444);
-MODULE_PARM_DESC(model, "simulated CPU: p5mmx p6 arch-v2 k7 fam10h zen c3 p4-model2 "
-		 "p4-model3-ht zen3 zen4 hygon skylake sapphire-rapids alder-lake");
+MODULE_PARM_DESC(model, "simulated CPU: p5mmx p6 arch-v2 k7 fam10h zen c3 p4-model2 p4-model3-ht zen3 zen4 hygon skylake sapphire-rapids alder-lake");
 
 static const struct perfctr_x86_sim_model *const live_models[] = {
 	&sim_p5mmx, &sim_p6, &sim_arch_v2, &sim_k7, &sim_fam10, &sim_fam15,

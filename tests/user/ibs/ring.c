@@ -273,7 +273,7 @@ START_TEST(test_many)
  * purge, which flushes every CPU's TLB: /proc/vmallocinfo's "unpurged
  * vm_area" lines (root only; neighbours are merged into one line).
  */
-static long long unpurged(void)
+static long long vmap_lazy_bytes(void)
 {
 	FILE *f = fopen("/proc/vmallocinfo", "r");
 	char line[512];
@@ -314,11 +314,11 @@ START_TEST(test_toggles_reuse_rings)
 	}
 	c.ring_pages = PERFCTR_IBS_RING_MAX;
 	for (i = 0; i < TOGGLES_RING; i++) {
-		was = unpurged();
+		was = vmap_lazy_bytes();
 		ck_assert_int_eq(ibs_put(&c), 0);
 		ck_assert_int_eq(ibs_put(&(struct perfctr_ibs_control){ 0 }), 0);
-		usleep(2000);		/* the free's work item runs */
-		now = unpurged();
+		usleep(10000);		/* the free's work item runs */
+		now = vmap_lazy_bytes();
 		freed += now - was >= ring;
 	}
 	ck_assert_msg(freed <= 2, "%d setups and stops freed %d rings",

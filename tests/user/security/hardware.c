@@ -324,6 +324,7 @@ static const char *kernel_refusal(const char *nmi)
 	return busy_advice();
 }
 
+#ifndef __powerpc__	/* the sysctl's advice: x86's watchdog */
 /* The watchdog on: it is named, with the remedy now and at every boot. */
 START_TEST(kernel_advice_watchdog_on)
 {
@@ -337,6 +338,7 @@ START_TEST(kernel_advice_watchdog_on)
 	has(why, "perf stat");
 	hasnt(why, "reclaim");
 }
+#endif
 
 /* Off, or no watchdog in this kernel: a perf user, and no sysctl to turn. */
 START_TEST(kernel_advice_watchdog_off)
@@ -359,6 +361,7 @@ START_TEST(kernel_advice_no_watchdog)
 	hasnt(why, "reclaim");
 }
 
+#ifndef __powerpc__	/* the sysctl's advice: x86's watchdog */
 /* Unreadable as a 0 or 1: both holders, each with its remedy. */
 START_TEST(kernel_advice_watchdog_unknown)
 {
@@ -370,6 +373,7 @@ START_TEST(kernel_advice_watchdog_unknown)
 	has(why, "perf user");
 	hasnt(why, "reclaim");
 }
+#endif
 
 static void kernel_free(void)
 {
