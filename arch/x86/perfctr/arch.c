@@ -62,6 +62,8 @@ static struct arch_core_type arch_types[ARCH_MAX_TYPES];
 static unsigned int arch_nr_types;
 static char arch_types_text[256];
 static DEFINE_PER_CPU(u64, saved_global_ctrl);
+/* This CPU's counters beyond the offer: general-purpose, fixed << 24. */
+static DEFINE_PER_CPU(u32, arch_extra_ctrs);
 
 /*
  * AnyThread counts the other hyper-thread's events too, which may be
@@ -190,8 +192,17 @@ static void arch_clear_counters(struct pc_cache *cache)
  */
 static void arch_reserve_cpu(void)
 {
+	unsigned long extra = this_cpu_read(arch_extra_ctrs);
+	unsigned int bit;
 	u64 global;
 
+	/*
+	 * A hybrid's counters that not every core type has are never ours,
+	 * but a set's owner may RDPMC them: drop what perf left there.
+	 */
+	for_each_set_bit(bit, &extra, 32)
+		pc_wrmsr(pc_ctr_wr_msr(bit < 24 ? bit :
+					 PERFCTR_X86_FIXED_PMC | (bit - 24)), 0);
 	if (arch_version < 2)
 		return;
 	global = pc_rdmsr(MSR_CORE_PERF_GLOBAL_CTRL);
@@ -292,6 +303,27 @@ static void arch_note_type(unsigned int cpu, const struct arch_caps *caps)
 	cpumask_set_cpu(cpu, &arch_types[i].cpus);
 }
 
+/* What @cpu has beyond the offer, for arch_reserve_cpu() to scrub. */
+static void arch_note_extra(unsigned int cpu, const struct arch_caps *has,
+			    u32 gp, u32 fixed)
+{
+	per_cpu(arch_extra_ctrs, cpu) = (has->gp & ~gp) |
+		((has->fixed & ~fixed & arch_first(PC_MAX_FIXED)) << 24);
+}
+
+static void arch_note_extras(u32 gp, u32 fixed)
+{
+	struct arch_caps has;
+	unsigned int cpu;
+
+	cpus_read_lock();
+	for_each_online_cpu(cpu) {
+		arch_caps_on(cpu, &has);
+		arch_note_extra(cpu, &has, gp, fixed);
+	}
+	cpus_read_unlock();
+}
+
 static void arch_merge(struct arch_caps *all, u32 *any_gp, u32 *any_fixed,
 		       const struct arch_caps *one)
 {
@@ -328,11 +360,11 @@ static void arch_caps_all(struct arch_caps *all)
 		arch_merge(all, &any_gp, &any_fixed, &one);
 		arch_note_type(cpu, &one);
 	}
-	cpus_read_unlock();
 	if (all->version < 2)
 		all->fixed = 0;
 	arch_some_gp = any_gp & ~all->gp;
 	arch_some_fixed = any_fixed & ~all->fixed;
+	cpus_read_unlock();
 }
 
 static unsigned int arch_width(unsigned int bits)
@@ -354,8 +386,10 @@ static int arch_check_cpu(unsigned int cpu, char *why, size_t len)
 	if (has.version >= arch_version && (has.gp & gp) == gp &&
 	    arch_width(has.gp_bits) >= pc_family.ctr_bits &&
 	    (has.fixed & fixed) == fixed &&
-	    (!fixed || arch_width(has.fixed_bits) >= pc_family.fixed_bits))
+	    (!fixed || arch_width(has.fixed_bits) >= pc_family.fixed_bits)) {
+		arch_note_extra(cpu, &has, gp, fixed);
 		return 0;
+	}
 	snprintf(why, len,
 		 "CPU %u has fewer counters than perfctr uses (arch perfmon v%u, general-purpose 0x%x %u-bit, fixed 0x%x %u-bit; perfctr uses v%u, 0x%x %u-bit, 0x%x %u-bit); unload perfctr to bring it online",
 		 cpu, has.version, has.gp, has.gp_bits, has.fixed, has.fixed_bits,
@@ -452,6 +486,7 @@ bool pc_arch_perfmon_probe(const struct pc_cpu_ident *id,
 	if (!all.version || !all.gp)
 		return false;
 	arch_fill(&all, out);
+	arch_note_extras(out->pmc_mask, out->fixed_mask);
 	return true;
 }
 

@@ -479,6 +479,54 @@ static void intel_hybrid_counts(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, state->pmc[5].sum, 700ULL);
 }
 
+/*
+ * perf's counts left on @cpu's counters at @pmcs (fixed n as 24 + n):
+ * what reserving the hybrid leaves there.
+ */
+static void hybrid_leftovers(struct kunit *test, unsigned int cpu, u32 pmcs)
+{
+	unsigned long left = pmcs;
+	unsigned int bit;
+
+	if (!cpu_online(cpu))
+		kunit_skip(test, "needs CPU %u online", cpu);
+	KUNIT_ASSERT_EQ(test, set_cpus_allowed_ptr(current, cpumask_of(cpu)), 0);
+	sim_pin(test);
+	sim_reset(&sim_alder_lake);
+	for_each_set_bit(bit, &left, 32) {
+		if (bit < 24)
+			perfctr_x86_sim.ctr[bit] = 0xC0FFEE;
+		else
+			perfctr_x86_sim.fixed[bit - 24] = 0xC0FFEE;
+	}
+	KUNIT_ASSERT_EQ(test, sim_bring_up(test), 0);
+}
+
+/*
+ * A P-core's PMC6, PMC7 and fixed counter 3 are no set's (the E-cores
+ * lack them), yet a set's owner may RDPMC them: reserving zeroes them.
+ */
+static void intel_hybrid_scrubs_extra(struct kunit *test)
+{
+	hybrid_leftovers(test, 0, BIT(6) | BIT(7) | BIT(24 + 3));
+	KUNIT_EXPECT_EQ(test, perfctr_x86_sim.ctr[6], 0ULL);
+	KUNIT_EXPECT_EQ(test, perfctr_x86_sim.ctr[7], 0ULL);
+	KUNIT_EXPECT_EQ(test, perfctr_x86_sim.fixed[3], 0ULL);
+	/* Zeroed, not taken: no control may name them. */
+	KUNIT_EXPECT_EQ(test, try_one(test, 6, GP_OK), -EOPNOTSUPP);
+}
+
+/*
+ * An E-core has nothing beyond the offer: reserving there touches no
+ * register it lacks (a #GP on the hardware, nr_bad here).
+ */
+static void intel_hybrid_ecore_in_range(struct kunit *test)
+{
+	hybrid_leftovers(test, 1, 0);
+	KUNIT_EXPECT_EQ(test, perfctr_x86_sim.nr_bad, 0U);
+	KUNIT_EXPECT_EQ(test, try_one(test, 5, GP_OK), 0);
+}
+
 static struct kunit_case intel_test_cases[] = {
 	KUNIT_CASE_PARAM(intel_detected, intel_detect_gen_params),
 	KUNIT_CASE_PARAM(intel_model_needs_both_enables, intel_model_gen_params),
@@ -500,6 +548,8 @@ static struct kunit_case intel_test_cases[] = {
 	KUNIT_CASE(intel_hybrid_beyond),
 	KUNIT_CASE(intel_hybrid_parts),
 	KUNIT_CASE(intel_hybrid_counts),
+	KUNIT_CASE(intel_hybrid_scrubs_extra),
+	KUNIT_CASE(intel_hybrid_ecore_in_range),
 	{}
 };
 
