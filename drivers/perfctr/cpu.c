@@ -127,7 +127,8 @@ static int check_common(const struct perfctr_cpu_control *c)
 			return -EINVAL;
 	/* An i-mode counter must start before its overflow, not past it. */
 	for (i = c->nractrs; i < nrctrs; i++)
-		if (perfctr_ictr_overflowed(c->ireset[i]))
+		if (!perfctr_ireset_wide(c, i) &&
+		    perfctr_ictr_overflowed(c->ireset[i]))
 			return -EINVAL;
 	return 0;
 }

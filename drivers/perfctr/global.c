@@ -166,7 +166,9 @@ static ssize_t global_write(struct file *file, const char __user *buf,
 	bool stop;
 	int err;
 
-	if (count != sizeof(struct perfctr_cpu_control))
+	/* ABI 1.0's shorter control: what 1.1 added is 0. */
+	if (count != sizeof(struct perfctr_cpu_control) &&
+	    count != PERFCTR_CPU_CONTROL_SIZE_1_0)
 		return -EINVAL;
 	tmpl = kzalloc(sizeof(*tmpl), GFP_KERNEL);
 	if (!tmpl)

@@ -24,6 +24,8 @@ static void show_features(struct seq_file *m, unsigned int features)
 		seq_puts(m, " rdtsc");
 	if (features & PERFCTR_FEATURE_PCINT)
 		seq_puts(m, " pcint");
+	if (features & PERFCTR_FEATURE_WIDE_IRESET)
+		seq_puts(m, " wide_ireset");
 	seq_putc(m, '\n');
 }
 

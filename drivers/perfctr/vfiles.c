@@ -179,9 +179,12 @@ static ssize_t vp_control_write(struct file *file, const char __user *buf,
 	struct task_struct *task;
 	int err;
 
-	if (*ppos != 0 || count != sizeof(uc))
+	/* ABI 1.0's shorter control: what 1.1 added is 0. */
+	if (*ppos != 0 ||
+	    (count != sizeof(uc) && count != VPERFCTR_CONTROL_SIZE_1_0))
 		return -EINVAL;
-	if (copy_from_user(&uc, buf, sizeof(uc)))
+	memset(&uc, 0, sizeof(uc));
+	if (copy_from_user(&uc, buf, count))
 		return -EFAULT;
 	err = vp_check_uctl(&uc);
 	if (err)
@@ -357,11 +360,15 @@ static ssize_t vp_read_record(struct file *file, char __user *buf,
 	return size;
 }
 
+/* A buffer of ABI 1.0's size gets 1.0's part of the control. */
 static ssize_t vp_control_read(struct file *file, char __user *buf,
 			       size_t count, loff_t *ppos)
 {
-	return vp_read_record(file, buf, count, ppos,
-			      sizeof(struct vperfctr_control), vp_fill_control);
+	size_t size = sizeof(struct vperfctr_control);
+
+	if (count >= VPERFCTR_CONTROL_SIZE_1_0 && count < size)
+		size = VPERFCTR_CONTROL_SIZE_1_0;
+	return vp_read_record(file, buf, count, ppos, size, vp_fill_control);
 }
 
 static ssize_t vp_sums_read(struct file *file, char __user *buf, size_t count,

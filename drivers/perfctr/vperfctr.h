@@ -36,6 +36,15 @@ static_assert(sizeof(struct vperfctr_page) <= PAGE_SIZE);
 static_assert(offsetof(struct vperfctr_children, sums) == 16);
 static_assert(sizeof(struct vperfctr_children) ==
 	      16 + sizeof(struct perfctr_sum_ctrs));
+/* ABI 1.0's control is a prefix of 1.1's: x86 appended ireset_high[]. */
+static_assert(offsetof(struct vperfctr_control, cpu_control) == 32);
+#ifdef PERFCTR_X86_FIXED_PMC	/* x86's uapi (the fast suite's too) */
+static_assert(offsetof(struct perfctr_cpu_control, ireset_high) ==
+	      PERFCTR_CPU_CONTROL_SIZE_1_0);
+#else
+static_assert(sizeof(struct perfctr_cpu_control) ==
+	      PERFCTR_CPU_CONTROL_SIZE_1_0);
+#endif
 
 /* Why a set's counters are stopped. */
 #define VP_STOP_CMD	BIT(0)	/* VPERFCTR_CMD_SUSPEND */

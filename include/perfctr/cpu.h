@@ -43,6 +43,9 @@ struct perfctr_cpu_state {
 	u64 id;
 #ifdef CONFIG_X86
 	u32 p4_escr_map[PERFCTR_NR_PMCS];	/* ESCR MSR per counter */
+	/* Wide i-mode counters (bit n: pmc[n]) and their starts' bits 63:32. */
+	u32 wide;
+	u32 start_high[PERFCTR_NR_PMCS];
 #endif
 #ifdef CONFIG_PPC32
 	u32 ppc_mmcr[3];			/* MMCR0-2 from the control */
@@ -277,18 +280,36 @@ static inline bool perfctr_ictr_overflowed(u32 count)
 }
 
 /*
+ * Is i-mode counter @i's preset wider than ireset[i] (x86's ireset_high[],
+ * ABI 1.1)? The arch checks and runs those; the rest are 32-bit.
+ */
+static inline bool perfctr_ireset_wide(const struct perfctr_cpu_control *c,
+				       unsigned int i)
+{
+#ifdef CONFIG_X86
+	return c->ireset_high[i] != 0;
+#else
+	return false;
+#endif
+}
+
+/*
  * For the arches' suspend, once the i-mode counters are stopped and their
  * counts are in pmc[].start: those that overflowed, restarted from
  * ireset[]. The caller acknowledges them to the hardware and makes the
- * next resume preset them. Bit n stands for state->pmc[n].
+ * next resume preset them. Bit n stands for state->pmc[n]; counters in
+ * @skip (wide ones, which a 32-bit count cannot judge) are the caller's.
  */
-static inline unsigned int perfctr_ictrs_restart(struct perfctr_cpu_state *state)
+static inline unsigned int perfctr_ictrs_restart(struct perfctr_cpu_state *state,
+						 unsigned int skip)
 {
 	unsigned int i = perfctr_cstatus_nractrs(state->cstatus);
 	unsigned int nrctrs = perfctr_cstatus_nrctrs(state->cstatus);
 	unsigned int mask = 0;
 
 	for (; i < nrctrs; i++) {
+		if (skip & (1U << i))
+			continue;
 		if (perfctr_ictr_overflowed(state->pmc[i].start)) {
 			mask |= 1U << i;
 			state->pmc[i].start = state->control.ireset[i];

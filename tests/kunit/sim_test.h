@@ -138,6 +138,21 @@ static inline void sim_sample(struct perfctr_cpu_state *state)
 }
 
 /*
+ * @n events while @state runs, in steps of 2^31 with a sample after each,
+ * as the 50 ms sampling timer bounds a 32-bit delta on real hardware.
+ */
+static inline void sim_tick_sampled(struct perfctr_cpu_state *state, u64 n)
+{
+	while (n) {
+		u64 step = min_t(u64, n, 1ULL << 31);
+
+		sim_tick(step);
+		sim_sample(state);
+		n -= step;
+	}
+}
+
+/*
  * One time slice of @state: resumed, @n events happen, suspended. Returns
  * what the suspend did.
  */

@@ -264,7 +264,7 @@ unsigned int perfctr_cpu_suspend(struct perfctr_cpu_state *state)
 	}
 	/* No flag to acknowledge: resume's preset clears the msb. */
 	if (perfctr_cstatus_has_ictrs(cstatus))
-		ovf = perfctr_ictrs_restart(state);
+		ovf = perfctr_ictrs_restart(state, 0);
 	if (ovf)
 		perfctr_cpu_ireload(state);
 	return ovf;

@@ -59,19 +59,57 @@ const struct kernel_param_ops pc_rdpmc_ops = {
 module_param_cb(rdpmc, &pc_rdpmc_ops, &pc_rdpmc, 0644);
 MODULE_PARM_DESC(rdpmc, "user-space RDPMC: 0 never, 1 the set's owner while it runs (default), 2 always");
 
+/*
+ * ABI 1.1's wide presets (ireset_high[], Documentation/perfctr/x86.rst):
+ * i-mode counters only, on counters that take them, negative and no
+ * lower than -2^(width - 1), so the counter starts with its top bit set.
+ */
+static int pc_check_wide(const struct perfctr_cpu_control *c)
+{
+	unsigned int i, n = c->nractrs + c->nrictrs;
+	s64 preset;
+
+	for (i = 0; i < PERFCTR_NR_PMCS; i++) {
+		if (!c->ireset_high[i])
+			continue;
+		if (i < c->nractrs || i >= n)
+			return -EINVAL;
+		if (!pc_wide_preset(c->pmc_map[i]))
+			return -EOPNOTSUPP;
+		preset = (s64)((u64)(u32)c->ireset_high[i] << 32 |
+			       (u32)c->ireset[i]);
+		if (preset >= 0 ||
+		    preset < -(s64)(pc_ctr_mask(c->pmc_map[i]) >> 1) - 1)
+			return -EINVAL;
+	}
+	return 0;
+}
+
 /* drivers/perfctr/cpu.c checked the rules every arch shares. */
 int perfctr_arch_check_control(const struct perfctr_cpu_state *state,
 			       bool is_global)
 {
 	/* No TSC (CPUID), or one that does not work (WinChip). */
+	int err;
+
 	if (state->control.tsc_on &&
 	    !(perfctr_info.features & PERFCTR_FEATURE_RDTSC))
 		return -EINVAL;
-	return pc_family.check_control(state, is_global);
+	err = pc_family.check_control(state, is_global);
+	return err ?: pc_check_wide(&state->control);
 }
 
 void perfctr_arch_commit_control(struct perfctr_cpu_state *state)
 {
+	const struct perfctr_cpu_control *c = &state->control;
+	unsigned int i;
+
+	state->wide = 0;
+	for (i = c->nractrs; i < c->nractrs + c->nrictrs; i++) {
+		state->start_high[i] = c->ireset_high[i];
+		if (c->ireset_high[i])
+			state->wide |= BIT(i);
+	}
 	if (pc_family.commit_control)
 		pc_family.commit_control(state);
 }
@@ -87,9 +125,47 @@ static void pc_isuspend(struct perfctr_cpu_state *state, struct pc_cache *cache)
 		u32 pmc = state->pmc[i].map;
 
 		pc_family.stop_counter(pmc, cache);
+		if (state->wide & BIT(i)) {
+			u64 now = pc_read_counter_wide(pmc);
+
+			state->start_high[i] = now >> 32;
+			perfctr_accumulate(&state->pmc[i].sum,
+					   &state->pmc[i].start, (u32)now);
+			continue;
+		}
 		perfctr_accumulate(&state->pmc[i].sum, &state->pmc[i].start,
 				   pc_read_counter(pmc));
 	}
+}
+
+/* perfctr_ictrs_restart() for the wide counters: their top bit decides. */
+static unsigned int pc_wide_restart(struct perfctr_cpu_state *state)
+{
+	unsigned long wide = state->wide;
+	unsigned int i, mask = 0;
+
+	for_each_set_bit(i, &wide, PERFCTR_NR_PMCS) {
+		u32 pmc = state->pmc[i].map;
+		u64 now = (u64)state->start_high[i] << 32 | state->pmc[i].start;
+
+		if (!pc_wide_overflowed(pmc, now & pc_ctr_mask(pmc)))
+			continue;
+		mask |= BIT(i);
+		state->pmc[i].start = state->control.ireset[i];
+		state->start_high[i] = state->control.ireset_high[i];
+	}
+	return mask;
+}
+
+/* What i-mode counter @i starts from: wide, or sign-extended from 32 bits. */
+static u64 pc_istart(const struct perfctr_cpu_state *state, unsigned int i)
+{
+	u32 pmc = state->pmc[i].map;
+
+	if (state->wide & BIT(i))
+		return ((u64)state->start_high[i] << 32 | state->pmc[i].start) &
+		       pc_ctr_mask(pmc);
+	return (u64)(s64)(s32)state->pmc[i].start & pc_ctr_mask(pmc);
 }
 
 /* Put the i-mode counters' start values back, unless they are still there. */
@@ -109,9 +185,7 @@ static void pc_iresume(const struct perfctr_cpu_state *state,
 		/* Another state may have left it counting: stop it first. */
 		if (pc_ctl_live(pmc, cache))
 			pc_family.stop_counter(pmc, cache);
-		/* The negative start, sign-extended to the counter's width. */
-		pc_wrmsr(pc_ctr_wr_msr(pmc), (u64)(s64)(s32)state->pmc[i].start &
-			 pc_ctr_mask(pmc));
+		pc_wrmsr(pc_ctr_wr_msr(pmc), pc_istart(state, i));
 	}
 }
 
@@ -198,7 +272,8 @@ unsigned int perfctr_cpu_suspend(struct perfctr_cpu_state *state)
 
 	if (perfctr_cstatus_has_ictrs(cstatus)) {
 		pc_isuspend(state, cache);
-		ovf = perfctr_ictrs_restart(state);
+		ovf = perfctr_ictrs_restart(state, state->wide) |
+		      pc_wide_restart(state);
 		pc_irq_disarm(ovf);
 	}
 	/* Stopped first, so the sums end where the counting did. */
@@ -673,6 +748,8 @@ int perfctr_arch_init(void)
 		 id.vendor_id, id.family, id.model, id.stepping);
 	if (f.pmi && id.has_apic)
 		perfctr_info.features |= PERFCTR_FEATURE_PCINT;
+	if (f.pmi && id.has_apic && (f.ctr_wr_msr || f.wide_writes))
+		perfctr_info.features |= PERFCTR_FEATURE_WIDE_IRESET;
 	/* A family's CPUs have a TSC, but a hypervisor may hide it. */
 	if (!id.has_tsc)
 		perfctr_info.features &= ~PERFCTR_FEATURE_RDTSC;

@@ -35,9 +35,14 @@ static bool pc_ictrs_overflowed(const struct perfctr_cpu_state *state)
 
 	if (pc_family.ictrs_overflowed)
 		return pc_family.ictrs_overflowed(state);
-	for (; i < nrctrs; i++)
-		if (perfctr_ictr_overflowed(pc_read_counter(state->pmc[i].map)))
+	for (; i < nrctrs; i++) {
+		u32 pmc = state->pmc[i].map;
+
+		if (state->wide & BIT(i) ?
+		    pc_wide_overflowed(pmc, pc_read_counter_wide(pmc)) :
+		    perfctr_ictr_overflowed(pc_read_counter(pmc)))
 			return true;
+	}
 	return false;
 }
 

@@ -114,6 +114,7 @@ void pc_amd_setup(const struct pc_cpu_ident *id)
 
 #define K7_COMMON						\
 	.ctr_bits = 48,						\
+	.wide_writes = true,					\
 	.features = PERFCTR_FEATURE_RDPMC | PERFCTR_FEATURE_RDTSC, \
 	.kernel_reserve = true,					\
 	.pmi = true,						\

@@ -138,6 +138,7 @@ struct perfctr_x86_family {
 	 * full-width alias IA32_A_PMC0 (arch.c), which takes every bit.
 	 */
 	u32 ctr_wr_msr;
+	bool wide_writes;		/* counter MSRs take every bit (AMD) */
 	u32 msr_stride;			/* distance to counter 1's MSRs */
 	u8 ctr_bits, fixed_bits;	/* counter widths, for presets */
 	u32 selftest_event;		/* counts cycles or instructions */
@@ -292,6 +293,29 @@ static inline u64 pc_ctr_mask(u32 pmc)
 					     : pc_family.ctr_bits;
 
 	return bits ? GENMASK_ULL(bits - 1, 0) : ~0ULL;
+}
+
+/*
+ * Can @pmc be preset beyond 32 bits? Its MSR must take every bit: AMD's
+ * do; Intel's through IA32_A_PMCx, and the fixed counters where those
+ * exist (as perf presets them).
+ */
+static inline bool pc_wide_preset(u32 pmc)
+{
+	return pc_family.ctr_wr_msr ||
+	       (pc_family.wide_writes && !pc_is_fixed(pmc));
+}
+
+/* A wide i-mode counter has overflowed once its top bit clears. */
+static inline bool pc_wide_overflowed(u32 pmc, u64 count)
+{
+	return !(count & ~(pc_ctr_mask(pmc) >> 1));
+}
+
+/* The whole count, for wide i-mode counters: RDMSR, off the hot paths. */
+static inline u64 pc_read_counter_wide(u32 pmc)
+{
+	return pc_rdmsr(pc_ctr_msr(pmc)) & pc_ctr_mask(pmc);
 }
 
 static inline u32 pc_read_counter(u32 pmc)

@@ -13,7 +13,12 @@
 #include <linux/types.h>
 #include <asm/perfctr.h>	/* include/uapi/asm-<arch>/asm/perfctr.h */
 
-#define PERFCTR_ABI_VERSION	0x0100	/* major.minor, one byte each */
+/*
+ * major.minor, one byte each. 1.1 added ireset_high[] to the x86 control
+ * (the kernel still takes 1.0's shorter control) and
+ * PERFCTR_FEATURE_WIDE_IRESET.
+ */
+#define PERFCTR_ABI_VERSION	0x0101
 
 /* Running sums, one per counter, plus the time-stamp counter. */
 struct perfctr_sum_ctrs {
@@ -103,6 +108,7 @@ static inline __u32 perfctr_cstatus_has_ictrs(__u32 cstatus)
 #define PERFCTR_FEATURE_RDPMC	0x01	/* user-space RDPMC is usable */
 #define PERFCTR_FEATURE_RDTSC	0x02	/* user-space RDTSC is usable */
 #define PERFCTR_FEATURE_PCINT	0x04	/* overflow interrupts work */
+#define PERFCTR_FEATURE_WIDE_IRESET 0x08 /* i-mode presets beyond 32 bits */
 
 /*
  * Virtual per-thread counters: /proc/perfctr/<tid>/ (see
@@ -117,6 +123,12 @@ struct vperfctr_control {
 	__u32 _reserved[5];	/* must be zero */
 	struct perfctr_cpu_control cpu_control;
 };
+
+/*
+ * ABI 1.0's control, which the kernel still takes: cpu_control without
+ * what 1.1 appended (PERFCTR_CPU_CONTROL_SIZE_1_0).
+ */
+#define VPERFCTR_CONTROL_SIZE_1_0	(32 + PERFCTR_CPU_CONTROL_SIZE_1_0)
 
 #define VPERFCTR_PRESERVE_TSC		0x80000000U
 #define VPERFCTR_CONTROL_CLOEXEC	0x00000001U	/* unlink at exec */
@@ -147,7 +159,8 @@ struct vperfctr_children {
  * while the counters are stopped (suspended by command, or after an
  * overflow until iresume); the sums are then final.
  */
-#define VPERFCTR_STATE_MAGIC	(0x76700000U | PERFCTR_ABI_VERSION)
+/* The major version only: a minor one leaves the page as it was. */
+#define VPERFCTR_STATE_MAGIC	(0x76700000U | (PERFCTR_ABI_VERSION & 0xFF00))
 
 struct vperfctr_state {
 	__u32 magic;

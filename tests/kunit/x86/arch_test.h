@@ -79,8 +79,20 @@ static inline void amode_control(struct kunit *test,
 }
 
 /* One a-mode counter on pmc 0 and one i-mode counter on pmc 1. */
+/* imode_control() with ABI 1.1's ireset_high[1] = @high. */
+static inline void imode_control_wide(struct kunit *test,
+				      struct perfctr_cpu_state *state,
+				      s32 high, s32 ireset);
+
 static inline void imode_control(struct kunit *test,
 				 struct perfctr_cpu_state *state, s32 ireset)
+{
+	imode_control_wide(test, state, 0, ireset);
+}
+
+static inline void imode_control_wide(struct kunit *test,
+				      struct perfctr_cpu_state *state,
+				      s32 high, s32 ireset)
 {
 	const struct perfctr_x86_sim_model *m = perfctr_x86_sim.m;
 	struct perfctr_cpu_control *c = &state->control;
@@ -95,6 +107,7 @@ static inline void imode_control(struct kunit *test,
 	c->pmc_map[1] = 1;
 	c->evntsel[1] = good_sel(m, 1, true, 0xC0);
 	c->ireset[1] = ireset;
+	c->ireset_high[1] = high;
 	if (m->kind == SIM_P4) {
 		c->p4.escr[0] = P4_ESCR;
 		c->p4.escr[1] = P4_ESCR;

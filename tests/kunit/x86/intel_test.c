@@ -179,10 +179,10 @@ KUNIT_ARRAY_PARAM(intel_model, intel_models, sim_model_desc);
 
 /* --- Full-width presets --- */
 
-/* An i-mode counter at @pmc from @ireset on @m, resumed. */
-static struct perfctr_cpu_state *imode_at(struct kunit *test,
-					  const struct perfctr_x86_sim_model *m,
-					  u32 pmc, s32 ireset)
+/* An i-mode counter at @pmc from @high:@ireset (ABI 1.1) on @m: the verdict. */
+static int try_wide(struct kunit *test, const struct perfctr_x86_sim_model *m,
+		    u32 pmc, s32 high, s32 ireset,
+		    struct perfctr_cpu_state **out)
 {
 	struct perfctr_cpu_state *state;
 	struct perfctr_cpu_control *c;
@@ -195,9 +195,29 @@ static struct perfctr_cpu_state *imode_at(struct kunit *test,
 	c->pmc_map[0] = pmc;
 	c->evntsel[0] = pc_is_fixed(pmc) ? 0xA : GP_OK | INT;
 	c->ireset[0] = ireset;
-	KUNIT_ASSERT_EQ(test, perfctr_cpu_update_control(state, false), 0);
+	c->ireset_high[0] = high;
+	*out = state;
+	return perfctr_cpu_update_control(state, false);
+}
+
+/* The same, accepted and resumed. */
+static struct perfctr_cpu_state *wide_at(struct kunit *test,
+					 const struct perfctr_x86_sim_model *m,
+					 u32 pmc, s32 high, s32 ireset)
+{
+	struct perfctr_cpu_state *state;
+
+	KUNIT_ASSERT_EQ(test, try_wide(test, m, pmc, high, ireset, &state), 0);
 	sim_resume(state);
 	return state;
+}
+
+/* An i-mode counter at @pmc from @ireset on @m, resumed. */
+static struct perfctr_cpu_state *imode_at(struct kunit *test,
+					  const struct perfctr_x86_sim_model *m,
+					  u32 pmc, s32 ireset)
+{
+	return wide_at(test, m, pmc, 0, ireset);
 }
 
 /*
@@ -226,6 +246,99 @@ static void intel_preset_legacy(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, perfctr_x86_sim.nr_fw_writes, 0U);
 	KUNIT_EXPECT_EQ(test, perfctr_x86_sim_counter(1), W48 - 999);
 	sim_suspend(state);
+}
+
+/*
+ * ABI 1.1: -(2^40 + 5) as ireset_high -257, ireset -5. IA32_A_PMC1 takes
+ * all 48 bits, so the counter starts at 2^48 - 2^40 - 5 and overflows
+ * at the (2^40 + 5)th event, which a 32-bit preset could not ask for.
+ */
+static void intel_wide_preset(struct kunit *test)
+{
+	struct perfctr_cpu_state *state = wide_at(test, &sim_skylake, 1, -257, -5);
+
+	KUNIT_EXPECT_EQ(test, perfctr_x86_sim_counter(1), W48 - BIT_ULL(40) - 4);
+	sim_tick_sampled(state, BIT_ULL(40) + 4);
+	KUNIT_EXPECT_EQ(test, perfctr_x86_sim.ovf_pending, 0U);
+	perfctr_x86_sim_tick(1);
+	KUNIT_EXPECT_EQ(test, perfctr_x86_sim.ovf_pending, BIT(1));
+	KUNIT_EXPECT_EQ(test, sim_suspend(state), 1U);
+	KUNIT_EXPECT_EQ(test, state->pmc[0].sum, BIT_ULL(40) + 5);
+	/* Restarted whole. */
+	perfctr_cpu_ireload(state);
+	sim_resume(state);
+	KUNIT_EXPECT_EQ(test, perfctr_x86_sim_counter(1), W48 - BIT_ULL(40) - 4);
+	sim_suspend(state);
+}
+
+/*
+ * Switched out part way and back after another state used the counter:
+ * resume puts back all 48 bits of where it stopped, not a 32-bit value
+ * sign-extended.
+ */
+static void intel_wide_preset_switch(struct kunit *test)
+{
+	struct perfctr_cpu_state *state = wide_at(test, &sim_skylake, 1, -256, 0);
+
+	sim_tick_sampled(state, BIT_ULL(35));
+	KUNIT_EXPECT_EQ(test, sim_suspend(state), 0U);
+	KUNIT_EXPECT_EQ(test, state->pmc[0].sum, BIT_ULL(35));
+	perfctr_x86_sim.ctr[1] = 0xDEAD;
+	perfctr_cpu_ireload(state);
+	sim_resume(state);
+	KUNIT_EXPECT_EQ(test, perfctr_x86_sim_counter(1),
+			BIT_ULL(48) - BIT_ULL(40) + BIT_ULL(35));
+	sim_tick_sampled(state, BIT_ULL(40) - BIT_ULL(35) - 1);
+	KUNIT_EXPECT_EQ(test, sim_suspend(state), 0U);
+	sim_resume(state);
+	perfctr_x86_sim_tick(1);
+	KUNIT_EXPECT_EQ(test, sim_suspend(state), 1U);
+	KUNIT_EXPECT_EQ(test, state->pmc[0].sum, BIT_ULL(40));
+}
+
+/* A fixed counter, where A_PMCx exist, is preset whole too. */
+static void intel_wide_preset_fixed(struct kunit *test)
+{
+	struct perfctr_cpu_state *state = wide_at(test, &sim_skylake, FX(1), -2, 0);
+
+	KUNIT_EXPECT_EQ(test, perfctr_x86_sim.fixed[1], BIT_ULL(48) - BIT_ULL(33));
+	sim_suspend(state);
+}
+
+/*
+ * The rules (x86.rst, "Wide presets"), each side of each: the counter
+ * must take the write, the preset be negative and no lower than -2^47
+ * on a 48-bit counter, and ireset_high[] be 0 but for i-mode counters.
+ */
+static void intel_wide_preset_rules(struct kunit *test)
+{
+	struct perfctr_cpu_state *state;
+	struct perfctr_cpu_control *c;
+
+	/* v2 without PERF_CAPABILITIES[13]: legacy writes sign-extend bit 31. */
+	KUNIT_EXPECT_EQ(test, try_wide(test, &sim_arch_v2, 1, -2, 0, &state), -EOPNOTSUPP);
+	sim_stop(test);
+	KUNIT_EXPECT_EQ(test, try_wide(test, &sim_arch_v2, 1, 0, -5, &state), 0);
+	sim_stop(test);
+	KUNIT_EXPECT_EQ(test, try_wide(test, &sim_skylake, 1, -32768, 0, &state), 0);
+	sim_stop(test);
+	KUNIT_EXPECT_EQ(test, try_wide(test, &sim_skylake, 1, -32769, -1, &state), -EINVAL);
+	sim_stop(test);
+	KUNIT_EXPECT_EQ(test, try_wide(test, &sim_skylake, 1, 1, -5, &state), -EINVAL);
+	sim_stop(test);
+	/* -1:-5 is -5: wide, and as good as the 32-bit -5. */
+	KUNIT_EXPECT_EQ(test, try_wide(test, &sim_skylake, 1, -1, -5, &state), 0);
+	c = &state->control;
+	c->nractrs = 1;
+	c->nrictrs = 0;
+	KUNIT_EXPECT_EQ(test, perfctr_cpu_update_control(state, false), -EINVAL);
+	c->nractrs = 0;
+	c->nrictrs = 1;
+	c->ireset_high[0] = 0;
+	c->ireset_high[5] = -1;
+	KUNIT_EXPECT_EQ(test, perfctr_cpu_update_control(state, false), -EINVAL);
+	c->ireset_high[5] = 0;
+	KUNIT_EXPECT_EQ(test, perfctr_cpu_update_control(state, false), 0);
 }
 
 /*
@@ -536,6 +649,10 @@ static struct kunit_case intel_test_cases[] = {
 	KUNIT_CASE(intel_model_global_reserved),
 	KUNIT_CASE(intel_preset_full_width),
 	KUNIT_CASE(intel_preset_legacy),
+	KUNIT_CASE(intel_wide_preset),
+	KUNIT_CASE(intel_wide_preset_switch),
+	KUNIT_CASE(intel_wide_preset_fixed),
+	KUNIT_CASE(intel_wide_preset_rules),
 	KUNIT_CASE(intel_v4_status_acked),
 	KUNIT_CASE_PARAM(intel_anythread, intel_any_gen_params),
 	KUNIT_CASE(intel_fixed3_slots),

@@ -109,6 +109,35 @@ static void irq_not_ours_without_overflow(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, atomic_read(&handler_calls), 0);
 }
 
+/*
+ * A wide preset, -2^40 on the K7's 48-bit counter (AMD's counters take
+ * all 48 bits): its low 32 bits are 0, which a 32-bit overflow test
+ * would call overflowed. The NMI is ours only once the top bit clears.
+ */
+static void irq_wide_preset_judged_whole(struct kunit *test)
+{
+	struct perfctr_cpu_state *state = sim_state(test);
+
+	imode_control_wide(test, state, -256, 0);
+	sim_resume(state);
+	KUNIT_EXPECT_EQ(test, perfctr_x86_sim.ctr[1], BIT_ULL(48) - BIT_ULL(40));
+	perfctr_x86_sim_tick(50);
+	KUNIT_EXPECT_EQ(test, deliver_nmi(0x1234), NMI_DONE);
+	/* To the edge in steps a 50 ms sample would bound, then over it. */
+	sim_tick_sampled(state, BIT_ULL(40) - 51);
+	KUNIT_EXPECT_EQ(test, deliver_nmi(0x1234), NMI_DONE);
+	perfctr_x86_sim_tick(1);
+	KUNIT_ASSERT_EQ(test, perfctr_x86_sim.ovf_pending, 1U << 1);
+	KUNIT_EXPECT_EQ(test, deliver_nmi(0xfeed), NMI_HANDLED);
+	wait_for_handler();
+	KUNIT_EXPECT_EQ(test, sim_suspend(state), 1U << 1);
+	KUNIT_EXPECT_EQ(test, state->pmc[1].sum, BIT_ULL(40));
+	/* Restarted from the whole preset, not from its low half. */
+	sim_resume(state);
+	KUNIT_EXPECT_EQ(test, perfctr_x86_sim.ctr[1], BIT_ULL(48) - BIT_ULL(40));
+	sim_suspend(state);
+}
+
 static void irq_overflow_calls_handler(struct kunit *test)
 {
 	struct perfctr_cpu_state *state = imode_state(test, -100);
@@ -364,6 +393,7 @@ static struct kunit_case irq_test_cases[] = {
 	KUNIT_CASE(irq_reserve_sets_up_apic),
 	KUNIT_CASE(irq_resume_unmasks),
 	KUNIT_CASE(irq_not_ours_without_overflow),
+	KUNIT_CASE(irq_wide_preset_judged_whole),
 	KUNIT_CASE(irq_overflow_calls_handler),
 	KUNIT_CASE(irq_suspend_reports_overflow),
 	KUNIT_CASE(irq_suspend_without_overflow),

@@ -163,7 +163,29 @@ static const struct bad_control bad_controls[] = {
 	{ "nractrs-over-nrctrs", 0, 0, c_nractrs_over, NULL },
 	{ "cpu-reserved-first", 0, 0, c_cpu_resv_first, NULL },
 	{ "cpu-reserved-last", 0, 0, c_cpu_resv_last, NULL },
+#ifndef __powerpc__
+	/* ABI 1.0's size is taken (control_size_1_0); those beside it not. */
+	{ "size-1.0-short", VPERFCTR_CONTROL_SIZE_1_0 - (int)CTL_SIZE - 1, 0,
+	  NULL, NULL },
+	{ "size-1.0-long", VPERFCTR_CONTROL_SIZE_1_0 - (int)CTL_SIZE + 1, 0,
+	  NULL, NULL },
+#endif
 };
+
+#ifndef __powerpc__
+/* ABI 1.1's wide preset on the a-mode counter, or on no counter at all. */
+static void c_wide_amode(struct vperfctr_control *c)
+{
+	c_imode(c);
+	c->cpu_control.ireset_high[0] = -2;
+}
+
+static void c_wide_unused(struct vperfctr_control *c)
+{
+	c_imode(c);
+	c->cpu_control.ireset_high[PERFCTR_NR_PMCS - 1] = -2;
+}
+#endif
 
 /* These need counters (and interrupts) to have an accepted neighbour. */
 static const struct bad_control sim_bad_controls[] = {
@@ -171,6 +193,10 @@ static const struct bad_control sim_bad_controls[] = {
 	{ "ireset-out-of-range-1", 0, 0, c_ireset_bad_1, c_imode },
 	{ "ireset-out-of-range-2", 0, 0, c_ireset_bad_2, c_imode },
 	{ "driver-refuses", 0, 0, c_refused, NULL },
+#ifndef __powerpc__
+	{ "wide-preset-on-amode", 0, 0, c_wide_amode, c_imode },
+	{ "wide-preset-unused", 0, 0, c_wide_unused, c_imode },
+#endif
 };
 
 static void check_bad_control(const struct bad_control *b)
@@ -298,15 +324,79 @@ START_TEST(sim_control_busy_in_global_mode)
 	set_control(f.ctl, &c);
 }
 
+#ifndef __powerpc__
+/*
+ * ABI 1.0's 428-byte control is taken as 1.1's with ireset_high[] all 0,
+ * and a 428-byte buffer reads 1.0's part back (virtual.rst, "ABI
+ * versions").
+ */
+START_TEST(control_size_1_0)
+{
+	struct vperfctr_control c, got;
+	struct files f;
+
+	files_open(&f, gettid());
+	memset(&c, 0, sizeof(c));
+	c.cpu_control.tsc_on = 1;
+	ck_assert_int_eq(pwrite(f.ctl, &c, VPERFCTR_CONTROL_SIZE_1_0, 0),
+			 VPERFCTR_CONTROL_SIZE_1_0);
+	memset(&got, 0xFF, sizeof(got));
+	ck_assert_int_eq(pread(f.ctl, &got, VPERFCTR_CONTROL_SIZE_1_0, 0),
+			 VPERFCTR_CONTROL_SIZE_1_0);
+	ck_assert_mem_eq(&got, &c, VPERFCTR_CONTROL_SIZE_1_0);
+	get_control(f.ctl, &got);
+	ck_assert_mem_eq(&got, &c, CTL_SIZE);
+	ck_assert_str_eq(info_field("abi_version"), "0x0101");
+}
+
+/*
+ * A wide preset, -2^33: taken and read back where info says
+ * wide_ireset, EOPNOTSUPP with the old control in force elsewhere.
+ */
+START_TEST(sim_control_wide_preset)
+{
+	const char *features = info_field("features");
+	struct vperfctr_control c0, c, got;
+	int wide;
+	struct files f;
+
+	ck_assert_ptr_nonnull(features);
+	wide = !!strstr(features, "wide_ireset");
+	signal(SIGUSR1, SIG_IGN);
+	files_open(&f, gettid());
+	memset(&c0, 0, sizeof(c0));
+	c_imode(&c0);
+	set_control(f.ctl, &c0);
+	c = c0;
+	c.cpu_control.ireset[1] = 0;
+	c.cpu_control.ireset_high[1] = -2;
+	errno = 0;
+	if (wide) {
+		set_control(f.ctl, &c);
+	} else {
+		ck_assert_int_eq(put_control(f.ctl, &c), -1);
+		ck_assert_int_eq(errno, EOPNOTSUPP);
+	}
+	get_control(f.ctl, &got);
+	ck_assert_mem_eq(&got, wide ? &c : &c0, CTL_SIZE);
+}
+#endif
+
 void vp_control_tcase(Suite *s)
 {
 	TCase *tc = add_tcase(s, "control", NULL, NULL);
 
 	tcase_add_loop_test(tc, control_bad_write, 0, ARRAY_SIZE(bad_controls));
 	tcase_add_test(tc, control_preserve);
+#ifndef __powerpc__
+	tcase_add_test(tc, control_size_1_0);
+#endif
 	if (model) {
 		tcase_add_loop_test(tc, sim_control_bad_write, 0,
 				    ARRAY_SIZE(sim_bad_controls));
 		tcase_add_test(tc, sim_control_busy_in_global_mode);
+#ifndef __powerpc__
+		tcase_add_test(tc, sim_control_wide_preset);
+#endif
 	}
 }

@@ -75,6 +75,8 @@ static unsigned int parse_features(char *val)
 			features |= PERFCTR_FEATURE_RDTSC;
 		else if (!strcmp(word, "pcint"))
 			features |= PERFCTR_FEATURE_PCINT;
+		else if (!strcmp(word, "wide_ireset"))
+			features |= PERFCTR_FEATURE_WIDE_IRESET;
 	}
 	return features;
 }
@@ -559,22 +561,53 @@ static int io_result(ssize_t n, size_t size)
  * its seq. A page whose seq stayed is one that an unlink left behind: the
  * write created a new set, whose page is mapped in the old one's place.
  */
+/*
+ * A module of ABI 1.0 takes only 1.0's shorter control (EINVAL for this
+ * one's size); one without 1.1's additions says the same in 1.0's size.
+ */
+static int vp_control_is_1_0(const struct vperfctr_control *ctl)
+{
+	const unsigned char *p = (const unsigned char *)ctl;
+	size_t i;
+
+	for (i = VPERFCTR_CONTROL_SIZE_1_0; i < sizeof(*ctl); i++)
+		if (p[i])
+			return 0;
+	return 1;
+}
+
+static int vp_write_control(int fd, const struct vperfctr_control *ctl)
+{
+	if (!io_result(pwrite(fd, ctl, sizeof(*ctl), 0), sizeof(*ctl)))
+		return 0;
+	if (errno != EINVAL || sizeof(*ctl) == VPERFCTR_CONTROL_SIZE_1_0 ||
+	    !vp_control_is_1_0(ctl))
+		return -1;
+	return io_result(pwrite(fd, ctl, VPERFCTR_CONTROL_SIZE_1_0, 0),
+			 VPERFCTR_CONTROL_SIZE_1_0);
+}
+
 int vperfctr_control(struct vperfctr *vp, const struct vperfctr_control *ctl)
 {
 	__u32 seq = vp->state ? load_u32(&vp->state->seq) : 0;
 
-	if (io_result(pwrite(vp->control_fd, ctl, sizeof(*ctl), 0),
-		      sizeof(*ctl)))
+	if (vp_write_control(vp->control_fd, ctl))
 		return -1;
 	if (vp->state && load_u32(&vp->state->seq) == seq)
 		return vp_map_state(vp, (void *)vp->state);
 	return 0;
 }
 
+/* A module of ABI 1.0 returns 1.0's shorter control: the rest is 0. */
 int vperfctr_read_control(struct vperfctr *vp, struct vperfctr_control *ctl)
 {
-	return io_result(pread(vp->control_fd, ctl, sizeof(*ctl), 0),
-			 sizeof(*ctl));
+	ssize_t n;
+
+	memset(ctl, 0, sizeof(*ctl));
+	n = pread(vp->control_fd, ctl, sizeof(*ctl), 0);
+	if (n == VPERFCTR_CONTROL_SIZE_1_0)
+		return 0;
+	return io_result(n, sizeof(*ctl));
 }
 
 /*

@@ -32,6 +32,9 @@ struct perfctr_cpu_control {
 	__u32 _reserved[4];
 };
 
+/* ABI 1.1 changed nothing here: 1.0's control is this one. */
+#define PERFCTR_CPU_CONTROL_SIZE_1_0	132
+
 /*
  * MMCR0 bits of control.ppc.mmcr0 (see ppc32.rst), in the manuals' bit
  * numbering bit 0 is 0x80000000. FC and TBEE are refused: FC is the

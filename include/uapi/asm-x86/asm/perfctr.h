@@ -38,6 +38,19 @@ struct perfctr_cpu_control {
 	} p4;
 	__s32 ireset[PERFCTR_NR_PMCS];		/* < 0, i-mode only */
 	__u32 _reserved[4];
+	/*
+	 * ABI 1.1: bits 63:32 of a wider i-mode preset, where the CPU
+	 * writes its counters' whole width (PERFCTR_FEATURE_WIDE_IRESET).
+	 * 0 keeps ireset[] alone, sign-extended; otherwise the preset is
+	 * ireset_high:ireset, negative, and at least -2^(width-1).
+	 */
+	__s32 ireset_high[PERFCTR_NR_PMCS];
 };
+
+/*
+ * The control as ABI 1.0 had it, without ireset_high[]: the kernel takes
+ * a write of this size as one whose ireset_high[] is all 0.
+ */
+#define PERFCTR_CPU_CONTROL_SIZE_1_0	396
 
 #endif /* _UAPI_ASM_X86_PERFCTR_H */
