@@ -125,7 +125,7 @@ step_library() {
 	printf 'int g;\nint f(void) { return g; }\n' >"$T/textrel.c"
 	${CC:-cc} -fno-pic -mcmodel=large -c -o "$T/textrel.o" "$T/textrel.c" &&
 		${CC:-cc} -shared -Wl,-z,notext -o "$T/textrel.so" "$T/textrel.o" &&
-		! no_textrel "$T/textrel.so"
+		! no_textrel "$T/textrel.so" >/dev/null
 	result no-textrel-refuses-textrel $?
 	bad=
 	for f in "$so" "$D$PREFIX"/bin/*; do
