@@ -7,8 +7,11 @@
 #   make modules_install      install into /lib/modules/<release>/extra
 #   make tools                libperfctr, vself, gperfctr and perfex, in
 #                             .build/tools
-#   make install [PREFIX=/usr/local] [DESTDIR=]
-#                             install those: library, headers, .pc, bin
+#   make install [PREFIX=/usr/local] [DESTDIR=] [LIBDIR=] [INCLUDEDIR=]
+#                [BINDIR=] [MANDIR=]
+#                             install user space: library, headers, .pc,
+#                             tools, manual pages (tools/Makefile says where)
+#   make uninstall            the same variables: removes what install put
 #   make clean
 #   make check                every test (installs what it needs)
 #   make run                  boot a test VM with the module and show it
@@ -30,8 +33,13 @@ TOOLS_O := $(PWD)/.build/tools
 tools:
 	$(MAKE) -C tools O=$(TOOLS_O)
 
-install:
-	$(MAKE) -C tools O=$(TOOLS_O) install
+# What `make install` installs, one part a line: user space (tools/);
+# more parts go beside it.
+install: install-tools
+uninstall: uninstall-tools
+
+install-tools uninstall-tools: %-tools:
+	$(MAKE) -C tools O=$(TOOLS_O) $*
 
 # Works without a kernel tree too: the test builds live in .build/.
 clean:
@@ -50,5 +58,5 @@ bench:
 check-hw:
 	bash tests/hw/check-hw.sh
 
-.PHONY: all modules modules_install tools install clean check run bench \
-	check-hw
+.PHONY: all modules modules_install tools install uninstall install-tools \
+	uninstall-tools clean check run bench check-hw
