@@ -185,9 +185,9 @@ LAYOUT_PROGRAM = r"""
 #include "pmu-events.h"
 int main(void)
 {
-	static const int ids[] = { PE_LAYOUT_AMD10H, PE_LAYOUT_P4,
-				   PE_LAYOUT_PPC7450, PE_LAYOUT_WINCHIP,
-				   PE_LAYOUT_P6 };
+	static const int ids[] = { PE_LAYOUT_AMD10H, PE_LAYOUT_AMDZEN,
+				   PE_LAYOUT_P4, PE_LAYOUT_PPC7450,
+				   PE_LAYOUT_WINCHIP, PE_LAYOUT_P6 };
 	unsigned int i;
 
 	for (i = 0; i < sizeof(ids) / sizeof(ids[0]); i++) {
@@ -199,7 +199,8 @@ int main(void)
 	return 0;
 }
 """
-LAYOUT_WANT = ("12 8 255 0x3f 0 1\n6 16 15 0x3ffff 0 1\n7 0 0 0x3f 0 1\n"
+LAYOUT_WANT = ("12 8 255 0x3f 0 1\n12 8 255 0x3f 0 1\n"
+               "6 16 15 0x3ffff 0 1\n7 0 0 0x3f 0 1\n"
                "8 0 0 0x3 0 0\n8 8 255 0x3 0 1\n")
 
 

@@ -42,6 +42,9 @@ LAYOUTS = {
     "arch": (8, 8, 255, range(16), 4, set(), True),
     "k7": (8, 8, 255, range(4), 0, set(), True),
     "amd10h": (12, 8, 255, range(6), 0, set(), True),
+    # Family 17h on (Zen, Hygon 18h): amd10h's, and large-increment
+    # events counted by a pair with the Merge event (amd.rst).
+    "amdzen": (12, 8, 255, range(6), 0, set(), True),
     "p4": (6, 16, 15, range(18), 0, {"ESCR", "PebsEnable",
                                      "PebsMatrixVert"}, True),
     "ppc604": (7, 0, 0, [1, 2], 0, {"Threshold"}, True),
@@ -71,8 +74,8 @@ DIR_LAYOUT = {
         "pentium-m": "p6", "core": "arch", "core2": "arch", "arch": "arch",
         "netburst": "p4", "k7": "k7", "k8": "k7", "fam10h": "amd10h",
         "fam14h": "amd10h", "fam15h": "amd10h", "fam16h": "amd10h",
-        # The catch-all for Zen on: the PERF_CTL layout of families 10h on.
-        "amd": "amd10h",
+        # The catch-all for Zen on: family 10h's PERF_CTL, with pairs.
+        "amd": "amdzen",
     },
     "powerpc": {
         "604": "ppc604", "604e": "ppc604e", "750": "ppc750",
@@ -518,7 +521,8 @@ def load_arch(root, arch, import_dir, err, notes):
                 continue
             if imported:
                 vendor = vendors[d] = vendor_of(regex)
-                layout = "amd10h" if vendor == "AuthenticAMD" else "arch"
+                # perf's AMD tables are Zen's (amdzen1 on).
+                layout = "amdzen" if vendor == "AuthenticAMD" else "arch"
             else:
                 vendor = ""
                 layout = DIR_LAYOUT.get(arch, {}).get(d)

@@ -123,6 +123,19 @@ static const struct good goods[] = {
 	{ "GenuineIntel-6-7E-5", "cache-references:u", 1, { C(0, 0x00414F2E) }, 0 },
 	{ "GenuineIntel-6-1A-5", "branch-misses:u,instructions:u", 2,
 	  { C(0, 0x004100C5), C(0x40000000, 0x2) }, 0 },
+	/*
+	 * Zen's large-increment event 003H (PPR 55901, 2.1.13.3) on an even
+	 * counter, Merge (event FFFH: 7:0 FFH, 35:32 FH, with EN) on the odd
+	 * one above, placed after the events asked for; family 10h has no
+	 * pairs, and counts 003H alone.
+	 */
+	{ "AuthenticAMD-23-1-0", "cpu/event=0x3,umask=0xff/u", 2,
+	  { C(0, 0x0041FF03), CH(1, 0x004000FF, 0xF) }, 0 },
+	{ "AuthenticAMD-25-61-2", "cycles:u,cpu/event=0x3/u", 3,
+	  { C(0, 0x00410076), C(2, 0x00410003), CH(3, 0x004000FF, 0xF) }, 0 },
+	{ "HygonGenuine-24-0-1", "cpu/event=0x3/k", 2,
+	  { C(0, 0x00420003), CH(1, 0x004000FF, 0xF) }, 0 },
+	{ "AuthenticAMD-16-2-3", "cpu/event=0x3/u", 1, { C(0, 0x00410003) }, 0 },
 	/* The catch-all table of family 10h on has their bits too. */
 	{ "HygonGenuine-24-0-1", "cpu/event=0x176/uG", 1,
 	  { CH(0, 0x00410076, 0x101) }, 0 },
@@ -279,6 +292,10 @@ static const struct bad bads[] = {
 	{ "AuthenticAMD-6-2-0", "cycles,cycles,cycles,cycles,cycles", ENOSPC,
 	  "0,1,2,3" },
 	{ "CentaurHauls-6-9-8", "cycles,instructions", ENOSPC, "counter 1" },
+	/* Zen: Merge is placed, not asked for; a pair needs two counters. */
+	{ "AuthenticAMD-23-1-0", "cpu/event=0xfff/u", EINVAL, "Merge" },
+	{ "AuthenticAMD-23-1-0", "cycles,cycles,cycles,cycles,cycles,cpu/event=0x3/",
+	  ENOSPC, "the next for its Merge" },
 	{ "GenuineIntel-6-F-B", "cpu/INST_RETIRED.ANY,cmask=1/", ENOSPC,
 	  "fixed 0" },	/* a fixed counter has no counter mask */
 	{ "GenuineIntel-15-2-7",

@@ -265,6 +265,35 @@ START_TEST(output_file_unwritable)
 	ck_assert_int_ne(access(MARKER, F_OK), 0);
 }
 
+/*
+ * Zen's large-increment FLOPs event (003H) through its perf name: the
+ * simulated Zen 4 has it occur 18 times a cycle, which only a pair with
+ * Merge counts whole (amd.rst, "Counter pairs"; testing.rst). perfex
+ * places the pair, the driver takes it, and the count is 18 cycles'.
+ */
+START_TEST(zen_pair_counts_whole)
+{
+	static const char *const argv[] = {
+		"-x", ";", "-e", "fp_ret_sse_avx_ops.all:u,cycles:u", "--",
+		"sh", "-c", "i=0; while [ $i -lt 2000 ]; do i=$((i+1)); done",
+		NULL
+	};
+	struct px_row rows[PX_MAX_ROWS];
+	unsigned long long flops, cycles;
+	struct px_result r;
+	int n;
+
+	px_run(&r, argv);
+	ck_assert_msg(r.status == 0, "status %d:\n%s", r.status, r.err);
+	n = px_csv(r.err, ";", rows, PX_MAX_ROWS);
+	ck_assert_msg(n == 3, "%d rows:\n%s", n, r.err);
+	ck_assert_str_eq(rows[0].name, "fp_ret_sse_avx_ops.all:u");
+	flops = strtoull(rows[0].value, NULL, 10);
+	cycles = strtoull(rows[1].value, NULL, 10);
+	ck_assert_msg(cycles > 1000 && within(flops, 18 * cycles, 1),
+		      "flops %llu, cycles %llu:\n%s", flops, cycles, r.err);
+}
+
 void px_format_tcase(struct Suite *s)
 {
 	struct TCase *tc = add_tcase(s, "perfex-format", NULL, NULL);
@@ -279,4 +308,6 @@ void px_format_tcase(struct Suite *s)
 	tcase_add_test(tc, table_one_run_has_none);
 	tcase_add_test(tc, output_file);
 	tcase_add_test(tc, output_file_unwritable);
+	if (model && !strcmp(model->name, "zen4"))
+		tcase_add_test(tc, zen_pair_counts_whole);
 }

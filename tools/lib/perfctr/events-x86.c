@@ -123,6 +123,7 @@ int arch_raw(unsigned int layout, unsigned long long cfg, struct pe_req *r)
 		raw_p4(cfg, r);
 		return 0;
 	case PE_LAYOUT_AMD10H:
+	case PE_LAYOUT_AMDZEN:
 		legal |= AMD_EVENT_HIGH | AMD_GUEST_ONLY | AMD_HOST_ONLY;
 		break;
 	}
@@ -227,6 +228,25 @@ static void p6_filler(const struct pe_req *r, unsigned int nr,
 	c->nractrs++;
 }
 
+/*
+ * Each large-increment event's odd half: Merge (0xFFF) with EN, a-mode,
+ * after the events, so event i stays counter i (amd.rst).
+ */
+static void zen_merges(const struct pe_req *r, unsigned int nr,
+		       struct perfctr_cpu_control *c)
+{
+	unsigned int i;
+
+	for (i = 0; i < nr; i++) {
+		if (!r[i].pair)
+			continue;
+		c->pmc_map[c->nractrs] = r[i].pmc + 1;
+		c->evntsel[c->nractrs] = (PE_ZEN_MERGE & 0xFF) | EVSEL_EN;
+		c->evntsel_high[c->nractrs] = PE_ZEN_MERGE >> 8;
+		c->nractrs++;
+	}
+}
+
 int arch_encode(unsigned int layout, const struct pe_req *r, unsigned int nr,
 		struct perfctr_cpu_control *c, char *err, size_t size)
 {
@@ -253,7 +273,7 @@ int arch_encode(unsigned int layout, const struct pe_req *r, unsigned int nr,
 			break;
 		default:
 			c->evntsel[i] = evntsel(layout, &r[i]);
-			if (layout == PE_LAYOUT_AMD10H)
+			if (layout == PE_LAYOUT_AMD10H || layout == PE_LAYOUT_AMDZEN)
 				c->evntsel_high[i] = ((r[i].code >> 8) & 0xF) |
 					r[i].guest << 8 | r[i].host << 9;
 		}
@@ -261,5 +281,6 @@ int arch_encode(unsigned int layout, const struct pe_req *r, unsigned int nr,
 	c->nractrs = nr;
 	if (layout == PE_LAYOUT_P6)
 		p6_filler(r, nr, c);
+	zen_merges(r, nr, c);
 	return 0;
 }

@@ -422,7 +422,7 @@ static int flag_word(const char *w)
 
 static int has_guest_host(unsigned int layout)
 {
-	return layout == PE_LAYOUT_AMD10H;
+	return layout == PE_LAYOUT_AMD10H || layout == PE_LAYOUT_AMDZEN;
 }
 
 static int bad_term(struct ctx *c, struct pe_req *r, const char *term,
@@ -560,6 +560,23 @@ static void ppc_fit(struct pe_req *r)
 	}
 }
 
+/*
+ * Zen's large-increment event (0x003) needs the Merge event (0xFFF)
+ * beside it (amd.rst, "Counter pairs"): libperfctr places both, so Merge
+ * alone is no request.
+ */
+static int zen_pair(struct ctx *c, struct pe_req *r)
+{
+	if (c->t->layout != PE_LAYOUT_AMDZEN)
+		return 0;
+	if (r->code == PE_ZEN_MERGE)
+		return fail(c, EINVAL,
+			"'%s': the Merge event counts nothing alone; ask for the large-increment event (0x003), and its Merge is placed beside it.",
+			r->text);
+	r->pair = r->code == PE_ZEN_LARGE;
+	return 0;
+}
+
 static int parse_req(struct ctx *c, struct pe_req *r, unsigned int modes)
 {
 	char buf[128], *p = buf, *slash, *colon, *save = NULL, *w;
@@ -608,7 +625,7 @@ static int parse_req(struct ctx *c, struct pe_req *r, unsigned int modes)
 		r->modes = modes;
 	if (is_ppc(c->t->layout) && !named)
 		ppc_fit(r);
-	return 0;
+	return zen_pair(c, r);
 }
 
 /* Counter assignment: exact, by backtracking; never multiplexing. */
@@ -619,9 +636,20 @@ static int option_ok(struct ctx *c, unsigned int k, unsigned int pmc, int escr)
 
 	for (i = 0; i < k; i++)
 		if (c->req[i].pmc == pmc ||
+		    (c->req[i].pair && c->req[i].pmc + 1 == pmc) ||
 		    (escr >= 0 && c->req[i].escr == escr))
 			return 0;
 	return 1;
+}
+
+/*
+ * A large-increment event (amd.rst, "Counter pairs") takes an even
+ * counter and the odd one above it, where arch_encode() puts Merge.
+ */
+static int pair_ok(struct ctx *c, unsigned int k, unsigned int n)
+{
+	return !(n & 1) && (c->lay->counters & (1U << (n + 1))) &&
+	       option_ok(c, k, n + 1, -1);
 }
 
 static int assign(struct ctx *c, unsigned int k)
@@ -652,9 +680,9 @@ static int assign(struct ctx *c, unsigned int k)
 		r->escr = -1;
 		return -1;
 	}
-	for (n = 0; n < 32; n++)
+	for (n = 0; n < 31; n++)
 		if ((r->counters & c->lay->counters & (1U << n)) &&
-		    option_ok(c, k, n, -1)) {
+		    option_ok(c, k, n, -1) && (!r->pair || pair_ok(c, k, n))) {
 			r->pmc = n;
 			if (!assign(c, k + 1))
 				return 0;
@@ -678,8 +706,9 @@ static int no_fit(struct ctx *c)
 				c->t->layout == PE_LAYOUT_P4 ?
 				p4_counters(r->escrs) : r->counters, r->fixed);
 		n += snprintf(c->set->error + n, sizeof(c->set->error) - n,
-			      "\n  %s may use counter%s %s", r->text,
-			      strchr(where, ',') ? "s" : "", where);
+			      "\n  %s may use counter%s %s%s", r->text,
+			      strchr(where, ',') ? "s" : "", where,
+			      r->pair ? " (an even one, and the next for its Merge)" : "");
 		if ((size_t)n >= sizeof(c->set->error))
 			break;
 	}

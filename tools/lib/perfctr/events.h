@@ -25,8 +25,13 @@ struct pe_req {
 	uint32_t pebs_enable, pebs_matrix_vert;
 	unsigned short pmc_code[8];	/* ppc32: the code on pmc_map n */
 	unsigned int pmc;		/* the counter chosen (pmc_map) */
+	unsigned int pair;		/* Zen: Merge goes on pmc + 1 */
 	int escr;			/* P4: the ESCR chosen, or -1 */
 };
+
+/* Zen's large-increment event and the Merge event its pair needs. */
+#define PE_ZEN_LARGE	0x003
+#define PE_ZEN_MERGE	0xFFF
 
 /* pmc_map of Intel's fixed counter @n; never a general counter's. */
 #define PERFCTR_ARCH_FIXED(n)	(0x40000000U | (n))
