@@ -72,15 +72,19 @@ static unsigned long long count_for(int fd, useconds_t us)
 /*
  * The control's words: tsc_on, nractrs, nrictrs, the per-counter arrays,
  * the arch's own words, _reserved[4]. x86: pmc_map, evntsel,
- * evntsel_high, p4.escr, ireset, and p4's two PEBS words; ppc32: pmc_map,
- * evntsel, ireset, and ppc.mmcr0, ppc.mmcr2.
+ * evntsel_high, p4.escr, ireset, and p4's two PEBS words, then ABI 1.1's
+ * ireset_high after _reserved; ppc32: pmc_map, evntsel, ireset, and
+ * ppc.mmcr0, ppc.mmcr2. CONTROL_WORDS_1_0: ABI 1.0's control, which the
+ * kernel still takes (PERFCTR_CPU_CONTROL_SIZE_1_0).
  */
 #ifdef __powerpc__
-#define NR_PMCS		8
-#define CONTROL_WORDS	(3 + 8 * 3 + 2 + 4)
+#define NR_PMCS			8
+#define CONTROL_WORDS_1_0	(3 + 8 * 3 + 2 + 4)
+#define CONTROL_WORDS		CONTROL_WORDS_1_0
 #else
-#define NR_PMCS		18
-#define CONTROL_WORDS	(3 + 18 * 5 + 2 + 4)
+#define NR_PMCS			18
+#define CONTROL_WORDS_1_0	(3 + 18 * 5 + 2 + 4)
+#define CONTROL_WORDS		(CONTROL_WORDS_1_0 + 18)
 #endif
 
 START_TEST(abi_layout)
@@ -91,6 +95,15 @@ START_TEST(abi_layout)
 	ck_assert_uint_eq(offsetof(struct perfctr_cpu_state_user, pmc), 24);
 	ck_assert_uint_eq(sizeof(struct perfctr_cpu_state_user), 24 + NR_PMCS * 16);
 	ck_assert_uint_eq(sizeof(struct perfctr_cpu_control), 4 * CONTROL_WORDS);
+	ck_assert_uint_eq(PERFCTR_CPU_CONTROL_SIZE_1_0, 4 * CONTROL_WORDS_1_0);
+	ck_assert_uint_eq(sizeof(struct vperfctr_control),
+			  32 + 4 * CONTROL_WORDS);
+	ck_assert_uint_eq(VPERFCTR_CONTROL_SIZE_1_0, 32 + 4 * CONTROL_WORDS_1_0);
+#ifndef __powerpc__
+	/* 1.1 appended ireset_high[]: 1.0's control is a prefix of it. */
+	ck_assert_uint_eq(offsetof(struct perfctr_cpu_control, ireset_high),
+			  PERFCTR_CPU_CONTROL_SIZE_1_0);
+#endif
 	/* <tid>/children: 168 bytes on x86, 88 on ppc32 (virtual.rst). */
 	ck_assert_uint_eq(offsetof(struct vperfctr_children, sums), 16);
 	ck_assert_uint_eq(sizeof(struct vperfctr_children), 16 + 8 * (1 + NR_PMCS));
