@@ -220,15 +220,26 @@ const char *perfctr_cpu_name(void)
  */
 static int cpu_hp_state;
 
-/* Run @fn on @cpu, interrupts off, if the hardware is reserved. */
-static void while_reserved(void (*fn)(unsigned int cpu), unsigned int cpu)
+struct cpumask perfctr_cpus_ready;
+
+/*
+ * Count @cpu in (@ready) or out, and run @fn on it, interrupts off, if the
+ * hardware is reserved: one critical section with the reservation's, so
+ * its calls and this one never both set the CPU up.
+ */
+static void cpu_ready(unsigned int cpu, bool ready,
+		      void (*fn)(unsigned int cpu))
 {
 	mutex_lock(&reserve_lock);
+	if (ready)
+		cpumask_set_cpu(cpu, &perfctr_cpus_ready);
 	if (reserved_by) {
 		local_irq_disable();
 		fn(cpu);
 		local_irq_enable();
 	}
+	if (!ready)
+		cpumask_clear_cpu(cpu, &perfctr_cpus_ready);
 	mutex_unlock(&reserve_lock);
 }
 
@@ -237,13 +248,13 @@ int perfctr_cpu_online(unsigned int cpu)
 	int err = perfctr_arch_check_cpu(cpu);
 
 	if (!err)
-		while_reserved(perfctr_arch_cpu_up, cpu);
+		cpu_ready(cpu, true, perfctr_arch_cpu_up);
 	return err;
 }
 
 int perfctr_cpu_offline(unsigned int cpu)
 {
-	while_reserved(perfctr_arch_cpu_down, cpu);
+	cpu_ready(cpu, false, perfctr_arch_cpu_down);
 	return 0;
 }
 
@@ -260,6 +271,7 @@ int perfctr_cpu_init(void)
 	ret = perfctr_arch_init();
 	if (ret || cpu_hp_state)
 		return ret;
+	cpumask_clear(&perfctr_cpus_ready);
 	/* With calls: checks the CPUs that came online since detection. */
 	ret = cpuhp_setup_state(CPUHP_AP_ONLINE_DYN, "perfctr/cpu:online",
 				perfctr_cpu_online, perfctr_cpu_offline);

@@ -354,6 +354,9 @@ static ssize_t vp_read_record(struct file *file, char __user *buf,
 	err = vp_fill_from(file, fill, &rec);
 	if (err < 0)
 		return err;
+	/* ABI 1.0's size, of a control with 1.1's wide presets: no fit. */
+	if (memchr_inv((char *)&rec + size, 0, sizeof(rec) - size))
+		return -EOVERFLOW;
 	if (copy_to_user(buf, &rec, size))
 		return -EFAULT;
 	*ppos += size;

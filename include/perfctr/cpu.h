@@ -83,6 +83,13 @@ extern struct perfctr_cpu_info perfctr_info;
 
 /* CPUs that must never touch the counters (HT thread 1 on a P4). */
 extern struct cpumask perfctr_cpus_forbidden_mask;
+/*
+ * CPUs the hotplug callback checked and counted in, changed only under
+ * the reservation's lock: a reservation sets up, and a release restores,
+ * exactly these, so a CPU coming online is set up once, by whichever of
+ * the two runs second, and never before its check.
+ */
+extern struct cpumask perfctr_cpus_ready;
 
 int perfctr_cpu_init(void);
 void perfctr_cpu_exit(void);

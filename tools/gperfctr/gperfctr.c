@@ -51,11 +51,15 @@ static void complain(const char *what, int err)
 	}
 }
 
+/*
+ * Global mode has no i-mode counters, so ABI 1.1's ireset_high[] is all 0
+ * and 1.0's shorter control says everything: modules of either take it.
+ */
 static int write_control(int fd, const struct perfctr_cpu_control *control)
 {
-	ssize_t n = write(fd, control, sizeof(*control));
+	ssize_t n = write(fd, control, PERFCTR_CPU_CONTROL_SIZE_1_0);
 
-	if (n == (ssize_t)sizeof(*control))
+	if (n == PERFCTR_CPU_CONTROL_SIZE_1_0)
 		return 0;
 	complain("write", n < 0 ? errno : EIO);
 	return -1;

@@ -463,13 +463,13 @@ int perfctr_arch_reserve(void)
 	/* The PMI goes to one owner: take it even for a-mode counters. */
 	if (pp_family.nrctrs && pp_reserve_hw(pp_perf_irq))
 		return -EBUSY;
-	pp_on_each_cpu(pp_clear_cpu);
+	pp_on_ready_cpus(pp_clear_cpu);
 	return 0;
 }
 
 void perfctr_arch_release(void)
 {
-	pp_on_each_cpu(pp_clear_cpu);
+	pp_on_ready_cpus(pp_clear_cpu);
 	if (pp_family.nrctrs) {
 		pp_release_hw();
 		/*

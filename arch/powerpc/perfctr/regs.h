@@ -122,7 +122,7 @@ static inline void pp_clocks(struct pp_clocks *clk)
 	perfctr_ppc_sim_clocks(clk);
 }
 
-static inline void pp_on_each_cpu(void (*fn)(void *))
+static inline void pp_on_ready_cpus(void (*fn)(void *))
 {
 	perfctr_ppc_sim_on_each_cpu(fn);
 }
@@ -247,9 +247,10 @@ static inline void pp_clocks(struct pp_clocks *clk)
 	pp_of_clocks(clk);
 }
 
-static inline void pp_on_each_cpu(void (*fn)(void *))
+/* The CPUs the hotplug callback counted in: perfctr_cpus_ready. */
+static inline void pp_on_ready_cpus(void (*fn)(void *))
 {
-	on_each_cpu(fn, NULL, 1);
+	on_each_cpu_mask(&perfctr_cpus_ready, fn, NULL, true);
 }
 
 /* Real counters need nothing set up before detection, nor after exit. */

@@ -24,6 +24,7 @@
 #define ARCH_PERF_CAPABILITIES	0x345
 #define ARCH_CAP_FW_WRITE	BIT_ULL(13)	/* IA32_A_PMCx exist */
 #define ARCH_A_PMC0		0x4C1
+#define ARCH_PERF_METRICS	0x329	/* IA32_PERF_METRICS, beside fixed counter 3 */
 #define ARCH_STATUS_RESET	0x390	/* GLOBAL_OVF_CTRL before v4 */
 
 #define ARCH_ANY		BIT(21)	/* EVNTSEL AnyThread, v3 on */
@@ -198,11 +199,15 @@ static void arch_reserve_cpu(void)
 
 	/*
 	 * A hybrid's counters that not every core type has are never ours,
-	 * but a set's owner may RDPMC them: drop what perf left there.
+	 * but a set's owner may RDPMC them: drop what perf left there,
+	 * through the legacy MSRs (0 needs no full-width write), and with
+	 * fixed counter 3 the topdown fractions RDPMC reads beside it.
 	 */
 	for_each_set_bit(bit, &extra, 32)
-		pc_wrmsr(pc_ctr_wr_msr(bit < 24 ? bit :
-					 PERFCTR_X86_FIXED_PMC | (bit - 24)), 0);
+		pc_wrmsr(pc_ctr_msr(bit < 24 ? bit :
+				    PERFCTR_X86_FIXED_PMC | (bit - 24)), 0);
+	if ((extra | pc_family.fixed_mask << 24) & BIT(24 + 3))
+		pc_wrmsr_safe(ARCH_PERF_METRICS, 0);
 	if (arch_version < 2)
 		return;
 	global = pc_rdmsr(MSR_CORE_PERF_GLOBAL_CTRL);

@@ -633,13 +633,13 @@ int perfctr_arch_reserve(void)
 		pc_unreserve_kernel();
 		return -EBUSY;
 	}
-	pc_on_each_cpu(pc_reserve_cpu);
+	pc_on_ready_cpus(pc_reserve_cpu);
 	return 0;
 }
 
 void perfctr_arch_release(void)
 {
-	pc_on_each_cpu(pc_release_cpu);
+	pc_on_ready_cpus(pc_release_cpu);
 	if (pc_has_pmi())
 		pc_irq_exit();
 	pc_unreserve_kernel();

@@ -161,6 +161,11 @@ static inline void pc_on_each_cpu(void (*fn)(void *))
 	perfctr_sim_on_each_cpu(fn);
 }
 
+static inline void pc_on_ready_cpus(void (*fn)(void *))
+{
+	perfctr_sim_on_each_cpu(fn);
+}
+
 static inline bool pc_reserve_kernel_ctr(u32 ctr_msr, u32 sel_msr)
 {
 	if (!perfctr_sim_reserve_kernel(ctr_msr))
@@ -338,6 +343,12 @@ static inline void pc_thread1_cpus(struct cpumask *mask)
 static inline void pc_on_each_cpu(void (*fn)(void *))
 {
 	on_each_cpu(fn, NULL, 1);
+}
+
+/* The CPUs the hotplug callback counted in: perfctr_cpus_ready. */
+static inline void pc_on_ready_cpus(void (*fn)(void *))
+{
+	on_each_cpu_mask(&perfctr_cpus_ready, fn, NULL, true);
 }
 
 /* Real counters need nothing set up before detection, nor after exit. */

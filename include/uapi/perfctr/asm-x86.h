@@ -36,7 +36,7 @@ struct perfctr_cpu_control {
 		__u32 pebs_enable;		/* replay tagging only */
 		__u32 pebs_matrix_vert;		/* replay tagging only */
 	} p4;
-	__s32 ireset[PERFCTR_NR_PMCS];		/* < 0, i-mode only */
+	__s32 ireset[PERFCTR_NR_PMCS];		/* < 0 (see ireset_high), i-mode */
 	__u32 _reserved[4];
 	/*
 	 * ABI 1.1: bits 63:32 of a wider i-mode preset, where the CPU

@@ -216,13 +216,21 @@ static void x86_cpus_hotplug(struct kunit *test)
 	perfctr_x86_sim_reset(&sim_arch_v2);
 	perfctr_x86_sim.autotick = 1;
 	KUNIT_ASSERT_EQ(test, perfctr_cpu_init(), 0);
+	/*
+	 * The reservation sets up the CPUs counted in, each once its check
+	 * passed: all online ones here, the refused one never.
+	 */
+	KUNIT_EXPECT_TRUE(test, cpumask_equal(&perfctr_cpus_ready, cpu_online_mask));
 	KUNIT_ASSERT_EQ(test, remove_cpu(cpu), 0);
+	KUNIT_EXPECT_FALSE(test, cpumask_test_cpu(cpu, &perfctr_cpus_ready));
 	perfctr_x86_sim_set_leaf_a(cpu, LEAF_A_EAX(2, 2, 48), V2_EDX);
 	KUNIT_EXPECT_EQ(test, add_cpu(cpu), -EBUSY);
 	KUNIT_EXPECT_FALSE(test, cpu_online(cpu));
+	KUNIT_EXPECT_FALSE(test, cpumask_test_cpu(cpu, &perfctr_cpus_ready));
 	perfctr_x86_sim_set_leaf_a(cpu, V2_EAX, V2_EDX);
 	KUNIT_EXPECT_EQ(test, add_cpu(cpu), 0);
 	KUNIT_EXPECT_TRUE(test, cpu_online(cpu));
+	KUNIT_EXPECT_TRUE(test, cpumask_test_cpu(cpu, &perfctr_cpus_ready));
 }
 
 /* Families whose CPUs are all alike have nothing to check. */

@@ -612,6 +612,7 @@ static void hybrid_leftovers(struct kunit *test, unsigned int cpu, u32 pmcs)
 		else
 			perfctr_x86_sim.fixed[bit - 24] = 0xC0FFEE;
 	}
+	perfctr_x86_sim.perf_metrics = 0x1F2F3F4FULL;
 	KUNIT_ASSERT_EQ(test, sim_bring_up(test), 0);
 }
 
@@ -622,6 +623,7 @@ static void hybrid_leftovers(struct kunit *test, unsigned int cpu, u32 pmcs)
 static void intel_hybrid_scrubs_extra(struct kunit *test)
 {
 	hybrid_leftovers(test, 0, BIT(6) | BIT(7) | BIT(24 + 3));
+	KUNIT_EXPECT_EQ(test, perfctr_x86_sim.perf_metrics, 0ULL);
 	KUNIT_EXPECT_EQ(test, perfctr_x86_sim.ctr[6], 0ULL);
 	KUNIT_EXPECT_EQ(test, perfctr_x86_sim.ctr[7], 0ULL);
 	KUNIT_EXPECT_EQ(test, perfctr_x86_sim.fixed[3], 0ULL);

@@ -159,7 +159,8 @@ static bool sim_intel_msr(u32 msr)
 	unsigned int v = sim_arch_version(S.m);
 
 	return (msr == 0x345 && S.m->perf_caps) || (msr == 0x38E && v >= 2) ||
-	       (msr == 0x391 && v >= 4) || sim_fw_counter(msr) >= 0;
+	       (msr == 0x391 && v >= 4) || sim_fw_counter(msr) >= 0 ||
+	       (msr == 0x329 && (S.m->perf_caps & SIM_CAP_PERF_METRICS));
 }
 
 static int sim_intel_rdmsr(u32 msr, u64 *val)
@@ -174,6 +175,8 @@ static int sim_intel_rdmsr(u32 msr, u64 *val)
 		*val = S.global_status;
 	else if (msr == 0x391)
 		*val = 0;		/* write-only: reads as 0 here */
+	else if (msr == 0x329)
+		*val = S.perf_metrics;
 	else
 		*val = S.ctr[i];
 	return 0;
@@ -190,6 +193,10 @@ static int sim_intel_wrmsr(u32 msr, u64 val)
 		return -EIO;
 	if (msr == 0x391) {
 		S.global_status |= val;
+		return 0;
+	}
+	if (msr == 0x329) {		/* IA32_PERF_METRICS: four fractions */
+		S.perf_metrics = val;
 		return 0;
 	}
 	if (val & ~width_mask())

@@ -116,6 +116,7 @@ struct perfctr_x86_sim_state {
 	u64 escr[SIM_P4_NR_ESCRS];	/* P4 */
 	u64 fixed[8];			/* Intel fixed-function counters */
 	u64 fixed_ctrl;
+	u64 perf_metrics;		/* IA32_PERF_METRICS (intel.c) */
 	u64 global_status;		/* arch v2, AMD PerfMonV2 overflow flags */
 	u64 sel_at_preset;		/* a counter's control when last preset */
 	u64 pebs_enable, pebs_matrix_vert;

@@ -379,6 +379,12 @@ START_TEST(sim_control_wide_preset)
 	}
 	get_control(f.ctl, &got);
 	ck_assert_mem_eq(&got, wide ? &c : &c0, CTL_SIZE);
+	/* 1.0's size cannot hold a wide preset: said, not cut short. */
+	errno = 0;
+	ck_assert_int_eq(pread(f.ctl, &got, VPERFCTR_CONTROL_SIZE_1_0, 0),
+			 wide ? -1 : VPERFCTR_CONTROL_SIZE_1_0);
+	if (wide)
+		ck_assert_int_eq(errno, EOVERFLOW);
 }
 #endif
 
