@@ -8,7 +8,18 @@
 #   make tools                libperfctr, vself, gperfctr and perfex, in
 #                             .build/tools
 #   make install [PREFIX=/usr/local] [DESTDIR=]
-#                             install those: library, headers, .pc, bin
+#                             install those: library, headers, .pc, bin;
+#                             the boot-time files (install-boot); and,
+#                             without DESTDIR, perfctr.ko for $(KDIR)
+#                             (install-module)
+#   make uninstall            remove what make install installed
+#   make install-boot         /usr/lib/modules-load.d/perfctr.conf (load at
+#                             boot), /usr/lib/modprobe.d/perfctr.conf (the
+#                             options, as comments), proc-perfctr.mount
+#                             (mounts /proc/perfctr), from packaging/
+#   make install-module       modules_install for $(KDIR), then depmod
+#                             (packages ship the source for DKMS instead:
+#                             dkms.conf, debian/)
 #   make clean
 #   make check                every test (installs what it needs)
 #   make run                  boot a test VM with the module and show it
@@ -30,8 +41,50 @@ TOOLS_O := $(PWD)/.build/tools
 tools:
 	$(MAKE) -C tools O=$(TOOLS_O)
 
-install:
+# A staged install (DESTDIR set) is a package's: its module comes from
+# DKMS (perfctr-dkms), not from this machine's kernel tree.
+install: install-boot $(if $(DESTDIR),,install-module)
 	$(MAKE) -C tools O=$(TOOLS_O) install
+
+uninstall: uninstall-boot $(if $(DESTDIR),,uninstall-module)
+
+# Boot-time files: where systemd and kmod look, whatever PREFIX is.
+MODULESLOADDIR ?= /usr/lib/modules-load.d
+MODPROBEDIR ?= /usr/lib/modprobe.d
+SYSTEMDUNITDIR ?= $(or $(shell pkg-config --variable=systemdsystemunitdir \
+			systemd 2>/dev/null),/lib/systemd/system)
+BOOT_FILES := $(DESTDIR)$(MODULESLOADDIR)/perfctr.conf \
+	$(DESTDIR)$(MODPROBEDIR)/perfctr.conf \
+	$(DESTDIR)$(SYSTEMDUNITDIR)/proc-perfctr.mount
+# Only on the running system (no DESTDIR): have systemd mount it at the
+# next boot, and now if the module is there.
+SYSTEMCTL := $(if $(DESTDIR),:,$(shell command -v systemctl 2>/dev/null || echo :))
+
+install-boot:
+	install -D -m 644 packaging/modules-load.conf \
+		$(DESTDIR)$(MODULESLOADDIR)/perfctr.conf
+	install -D -m 644 packaging/modprobe.conf \
+		$(DESTDIR)$(MODPROBEDIR)/perfctr.conf
+	install -D -m 644 packaging/proc-perfctr.mount \
+		$(DESTDIR)$(SYSTEMDUNITDIR)/proc-perfctr.mount
+	$(SYSTEMCTL) daemon-reload
+	$(SYSTEMCTL) enable proc-perfctr.mount
+
+uninstall-boot:
+	-$(SYSTEMCTL) disable --now proc-perfctr.mount
+	rm -f $(BOOT_FILES)
+	$(SYSTEMCTL) daemon-reload
+
+# The release of KDIR's kernel, for depmod and the installed path.
+KRELEASE = $(shell cat $(KDIR)/include/config/kernel.release)
+
+install-module: modules
+	$(MAKE) -C $(KDIR) M=$(PWD) modules_install
+	depmod -a $(KRELEASE)
+
+uninstall-module:
+	rm -f /lib/modules/$(KRELEASE)/extra/perfctr.ko*
+	depmod -a $(KRELEASE)
 
 # Works without a kernel tree too: the test builds live in .build/.
 clean:
@@ -51,4 +104,5 @@ check-hw:
 	bash tests/hw/check-hw.sh
 
 .PHONY: all modules modules_install tools install clean check run bench \
-	check-hw
+	check-hw uninstall install-boot uninstall-boot install-module \
+	uninstall-module
