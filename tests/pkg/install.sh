@@ -106,9 +106,9 @@ install -m 644 "$here/guest/perfctr-pkgtest.service" "$root/etc/systemd/system/"
 mkdir -p "$root/etc/systemd/system/multi-user.target.wants"
 ln -sf ../perfctr-pkgtest.service \
 	"$root/etc/systemd/system/multi-user.target.wants/perfctr-pkgtest.service"
-for u in serial-getty@ttyS0 getty@tty1 systemd-timesyncd apt-daily apt-daily-upgrade \
-	 e2scrub_reap; do
-	ln -sf /dev/null "$root/etc/systemd/system/$u.service"
+for u in serial-getty@ttyS0.service getty@tty1.service systemd-timesyncd.service \
+	 apt-daily.timer apt-daily-upgrade.timer e2scrub_reap.service; do
+	ln -sf /dev/null "$root/etc/systemd/system/$u"
 done
 ln -sf /lib/systemd/systemd "$root/init"
 echo perfctr-pkg >"$root/etc/hostname"
