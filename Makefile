@@ -7,12 +7,14 @@
 #   make modules_install      install into /lib/modules/<release>/extra
 #   make tools                libperfctr, vself, gperfctr and perfex, in
 #                             .build/tools
-#   make install [PREFIX=/usr/local] [DESTDIR=]
-#                             install those: library, headers, .pc, bin;
+#   make install [PREFIX=/usr/local] [DESTDIR=] [LIBDIR=] [INCLUDEDIR=]
+#                [BINDIR=] [MANDIR=]
+#                             install user space: library, headers, .pc,
+#                             tools, manual pages (tools/Makefile says where);
 #                             the boot-time files (install-boot); and,
 #                             without DESTDIR, perfctr.ko for $(KDIR)
 #                             (install-module)
-#   make uninstall            remove what make install installed
+#   make uninstall            the same variables: removes what install put
 #   make install-boot         /usr/lib/modules-load.d/perfctr.conf (load at
 #                             boot), /usr/lib/modprobe.d/perfctr.conf (the
 #                             options, as comments), proc-perfctr.mount
@@ -41,12 +43,19 @@ TOOLS_O := $(PWD)/.build/tools
 tools:
 	$(MAKE) -C tools O=$(TOOLS_O)
 
-# A staged install (DESTDIR set) is a package's: its module comes from
-# DKMS (perfctr-dkms), not from this machine's kernel tree.
-install: install-boot $(if $(DESTDIR),,install-module)
-	$(MAKE) -C tools O=$(TOOLS_O) install
+# What `make install` installs, one part a line: user space (tools/);
+# the boot-time files; the module, but not in a staged install (DESTDIR
+# set), which is a package's: its module comes from DKMS (perfctr-dkms),
+# not from this machine's kernel tree.
+install: install-tools
+uninstall: uninstall-tools
+install: install-boot
+uninstall: uninstall-boot
+install: $(if $(DESTDIR),,install-module)
+uninstall: $(if $(DESTDIR),,uninstall-module)
 
-uninstall: uninstall-boot $(if $(DESTDIR),,uninstall-module)
+install-tools uninstall-tools: %-tools:
+	$(MAKE) -C tools O=$(TOOLS_O) $*
 
 # Boot-time files: where systemd and kmod look, whatever PREFIX is.
 MODULESLOADDIR ?= /usr/lib/modules-load.d
@@ -103,6 +112,6 @@ bench:
 check-hw:
 	bash tests/hw/check-hw.sh
 
-.PHONY: all modules modules_install tools install clean check run bench \
-	check-hw uninstall install-boot uninstall-boot install-module \
-	uninstall-module
+.PHONY: all modules modules_install tools install uninstall install-tools \
+	uninstall-tools clean check run bench check-hw install-boot \
+	uninstall-boot install-module uninstall-module

@@ -44,10 +44,11 @@ finish() {
 
 section() { echo; echo "=== $*"; }
 
-# PERFCTR_CHECK_ONLY="vp x86 rt ppc32 stock pkg matrix lint" (any of them)
-# runs only those parts, for work on one of them; make check runs them all.
+# PERFCTR_CHECK_ONLY="vp install x86 rt ppc32 stock pkg matrix lint" (any
+# of them) runs only those parts, for work on one of them; make check runs
+# them all.
 want() {
-	case " ${PERFCTR_CHECK_ONLY:-vp x86 rt ppc32 stock pkg matrix lint} " in
+	case " ${PERFCTR_CHECK_ONLY:-vp install x86 rt ppc32 stock pkg matrix lint} " in
 	*" $1 "*) return 0 ;;
 	esac
 	return 1
@@ -175,6 +176,9 @@ fi
 if [ "$ppc_deps" = 0 ]; then
 	bash "$ROOT/tests/deps.sh" || { record FAIL deps; finish; }
 fi
+
+# User space installed, on the host: seconds.
+. "$ROOT/tests/check/install.sh"
 
 section "test kernel (x86_64, cached)"
 kb=$(build_kernel x86_64) || { record FAIL kernel-build; finish; }

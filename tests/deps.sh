@@ -4,13 +4,14 @@
 # Installs, with apt-get, only the Debian packages that are missing.
 # Usage: deps.sh [ppc]   (ppc adds the ppc32 cross tools and QEMU)
 # linux-source-6.12 is for perf's event tables, which libperfctr's build
-# reads from it (Documentation/perfctr/events.rst).
+# reads from it (Documentation/perfctr/events.rst); python3-docutils
+# (rst2man) makes the manual pages, man-db checks them.
 set -euo pipefail
 
 pkgs="make gcc libc6-dev bc flex bison libelf-dev libssl-dev dwarves cpio
       xz-utils gzip kmod pkg-config perl linux-source-6.1 linux-headers-amd64
       qemu-system-x86 busybox-static check libsubunit-dev sparse python3
-      linux-source-6.12"
+      linux-source-6.12 python3-docutils man-db"
 # The pkg part (tests/check/pkg.sh): the Debian packages, lintian, and a
 # bookworm system to install them in.
 pkgs="$pkgs debootstrap dkms debhelper dh-dkms lintian"

@@ -4,6 +4,7 @@
  * what every CPU accrued: the TSC, and the counters given with -e.
  *
  *   gperfctr [-t SECONDS] [-e PMC:EVNTSEL[:HIGH]]...
+ *   gperfctr -h|--help, gperfctr --version
  *
  * PMC is the counter (its pmc_map value, e.g. 0, or 0x40000001 for
  * Intel's fixed counter 1; on ppc32 0 for PMC1), EVNTSEL the event select
@@ -12,6 +13,7 @@
  */
 #include <errno.h>
 #include <fcntl.h>
+#include <getopt.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -67,10 +69,63 @@ static double now_s(void)
 	return ts.tv_sec + ts.tv_nsec / 1e9;
 }
 
-static void print_usage_and_exit(void)
+#define USAGE "usage: gperfctr [-t SECONDS] [-e PMC:EVNTSEL[:HIGH]]...\n"
+
+static void print_help(void)
 {
-	fprintf(stderr, "gperfctr [-t SECONDS] [-e PMC:EVNTSEL[:HIGH]]...\n");
-	exit(2);
+	printf(USAGE
+	       "Counts every CPU with global-mode counters for a while, then\n"
+	       "prints what each CPU accrued. Needs CAP_PERFMON.\n"
+	       "  -t SECONDS             how long to count (default 1)\n"
+	       "  -e PMC:EVNTSEL[:HIGH]  a counter: PMC its pmc_map, EVNTSEL\n"
+	       "                         its event select, HIGH the upper half\n"
+	       "                         (x86); numbers in C syntax; repeatable\n"
+	       "  -h, --help             this text\n"
+	       "      --version          the version\n"
+	       "Exit status: 0 counted; 1 perfctr refused; 2 usage.\n"
+	       "See gperfctr(1).\n");
+}
+
+/* A -t argument: a positive number of seconds, or -1. */
+static double parse_seconds(const char *arg)
+{
+	char *end;
+	double s = strtod(arg, &end);
+
+	return *arg && !*end && s > 0 && s < 1e6 ? s : -1;
+}
+
+/* The options: 0, or the exit status to leave with now (-1: 0). */
+static int parse_args(int argc, char **argv,
+		      struct perfctr_cpu_control *control, double *seconds)
+{
+	static const struct option longopts[] = {
+		{ "help", no_argument, NULL, 'h' },
+		{ "version", no_argument, NULL, 'V' },
+		{ NULL, 0, NULL, 0 }
+	};
+	int opt;
+
+	while ((opt = getopt_long(argc, argv, "t:e:h", longopts, NULL)) != -1) {
+		if (opt == 'h') {
+			print_help();
+			return -1;
+		}
+		if (opt == 'V') {
+			printf("gperfctr (perfctr) %s\n", PERFCTR_VERSION);
+			return -1;
+		}
+		if (opt == 't')
+			*seconds = parse_seconds(optarg);
+		if ((opt == 't' && *seconds < 0) ||
+		    (opt == 'e' && perfctr_parse_counter(control, optarg)) ||
+		    (opt != 't' && opt != 'e'))
+			break;
+	}
+	if (opt == -1 && optind == argc)
+		return 0;
+	fprintf(stderr, USAGE "Try 'gperfctr --help' for more information.\n");
+	return 2;
 }
 
 static void print_sums(const struct perfctr_sum_ctrs *sums, size_t ncpus,
@@ -96,17 +151,14 @@ int main(int argc, char **argv)
 	struct perfctr_cpu_control control, stop;
 	double seconds = 1.0, t0, t1;
 	ssize_t n;
-	int fd, opt;
+	int fd, ret;
 
 	memset(&control, 0, sizeof(control));
 	memset(&stop, 0, sizeof(stop));
 	control.tsc_on = 1;
-	while ((opt = getopt(argc, argv, "t:e:")) != -1) {
-		if (opt == 't')
-			seconds = atof(optarg);
-		else if (opt != 'e' || perfctr_parse_counter(&control, optarg))
-			print_usage_and_exit();
-	}
+	ret = parse_args(argc, argv, &control, &seconds);
+	if (ret)
+		return ret < 0 ? 0 : ret;
 	fd = open(GLOBAL_PATH, O_RDWR);
 	if (fd < 0) {
 		complain("open", errno);

@@ -63,11 +63,12 @@ static void print_help(FILE *f)
 		"  --ibs-kernel  keep samples of kernel code (privileged)\n"
 		"  -l         list this CPU's events; -v with descriptions\n"
 		"  -i         the driver's information\n"
+		"  -h, --help this text; --version the version\n"
 		"EVENT: NAME[:u|:k], cpu/event=0xNN,umask=0xNN[,cmask=N,inv,edge]/[u|k],\n"
 		"       rHEX (perf's raw syntax); 'perfex -l' lists the names.\n"
 		"Exit status: COMMAND's; 128+N if signal N killed it; 127 not found,\n"
 		"126 not executable; 2 usage; 1 perfex could not count.\n"
-		"See Documentation/perfctr/perfex.rst.\n");
+		"See perfex(1).\n");
 }
 
 static int list_one(const struct perfctr_event_info *ev, void *arg)
@@ -214,6 +215,7 @@ static int parse_repeat(struct opts *o, const char *arg)
 /* The long options that have no letter. */
 enum {
 	OPT_CPUID = 'C', OPT_PRINT_CONTROL = 'P', OPT_TABLE = 'T',
+	OPT_VERSION = 'V',
 	OPT_IBS_OP = 256, OPT_IBS_FETCH, OPT_IBS_OPS, OPT_IBS_RAND,
 	OPT_IBS_KERNEL,
 };
@@ -287,6 +289,9 @@ static int parse_option(struct opts *o, int c)
 	case 'h':
 		print_help(stdout);
 		exit(0);
+	case OPT_VERSION:
+		printf("perfex (perfctr) %s\n", PERFCTR_VERSION);
+		exit(0);
 	default:
 		return -1;
 	}
@@ -313,6 +318,7 @@ static int parse_args(struct opts *o, int argc, char **argv)
 		{ "ibs-rand", no_argument, NULL, OPT_IBS_RAND },
 		{ "ibs-kernel", no_argument, NULL, OPT_IBS_KERNEL },
 		{ "help", no_argument, NULL, 'h' },
+		{ "version", no_argument, NULL, OPT_VERSION },
 		{ NULL, 0, NULL, 0 }
 	};
 	int c;
@@ -447,6 +453,6 @@ int main(int argc, char **argv)
 		fprintf(stderr, "perfex: no command to count\n");
 bad:
 	print_usage(stderr);
-	fprintf(stderr, "perfex --help says more.\n");
+	fprintf(stderr, "Try 'perfex --help' for more information.\n");
 	return EX_USAGE;
 }

@@ -7,8 +7,10 @@
  *
  *   vself [-e PMC:EVNTSEL[:HIGH]]...   counters as in gperfctr
  *   vself -E EVENT[,EVENT...]          named events (events.rst)
+ *   vself -h|--help, vself --version
  */
 #include <errno.h>
+#include <getopt.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -67,6 +69,56 @@ static int named(struct vperfctr_control *ctl, const char *events)
 	return 0;
 }
 
+#define USAGE \
+	"usage: vself [-e PMC:EVNTSEL[:HIGH]]...\n" \
+	"       vself -E EVENT[,EVENT...]\n"
+
+static void print_help(void)
+{
+	printf(USAGE
+	       "Counts the calling thread while it spins, sleeps and spins\n"
+	       "again, and prints its counts as read from the state page\n"
+	       "(no system call) and from the sums file.\n"
+	       "  -e PMC:EVNTSEL[:HIGH]  a counter: PMC its pmc_map, EVNTSEL\n"
+	       "                         its event select, HIGH the upper half\n"
+	       "                         (x86); numbers in C syntax; repeatable\n"
+	       "  -E EVENTS              named events, perfex -l lists them;\n"
+	       "                         alone, as the last option\n"
+	       "  -h, --help             this text\n"
+	       "      --version          the version\n"
+	       "Exit status: 0 counted; 1 perfctr refused; 2 usage.\n"
+	       "See vself(1).\n");
+}
+
+/* The options into @ctl: 0, or the exit status to leave with now. */
+static int parse_args(int argc, char **argv, struct vperfctr_control *ctl)
+{
+	static const struct option longopts[] = {
+		{ "help", no_argument, NULL, 'h' },
+		{ "version", no_argument, NULL, 'V' },
+		{ NULL, 0, NULL, 0 }
+	};
+	int opt;
+
+	while ((opt = getopt_long(argc, argv, "e:E:h", longopts, NULL)) != -1) {
+		if (opt == 'h' || opt == 'V') {
+			if (opt == 'h')
+				print_help();
+			else
+				printf("vself (perfctr) %s\n", PERFCTR_VERSION);
+			return -1;
+		}
+		if (opt == 'E' && !ctl->cpu_control.nractrs && optind == argc)
+			return named(ctl, optarg) ? 1 : 0;
+		if (opt != 'e' || perfctr_parse_counter(&ctl->cpu_control, optarg))
+			break;
+	}
+	if (opt == -1 && optind == argc)
+		return 0;
+	fprintf(stderr, USAGE "Try 'vself --help' for more information.\n");
+	return 2;
+}
+
 int main(int argc, char **argv)
 {
 	struct perfctr_sum_ctrs s0, s1, s2, s3, sums;
@@ -75,22 +127,13 @@ int main(int argc, char **argv)
 	struct vperfctr *vp;
 	char status[80];
 	unsigned int n;
-	int opt;
+	int ret;
 
 	memset(&ctl, 0, sizeof(ctl));
 	ctl.cpu_control.tsc_on = 1;
-	while ((opt = getopt(argc, argv, "e:E:")) != -1) {
-		if (opt == 'E' && !ctl.cpu_control.nractrs && optind == argc) {
-			if (named(&ctl, optarg))
-				return 1;
-			continue;
-		}
-		if (opt != 'e' || perfctr_parse_counter(&ctl.cpu_control, optarg)) {
-			fprintf(stderr, "usage: vself [-e PMC:EVNTSEL[:HIGH]]...\n"
-				"       vself -E EVENT[,EVENT...]\n");
-			return 2;
-		}
-	}
+	ret = parse_args(argc, argv, &ctl);
+	if (ret)
+		return ret < 0 ? 0 : ret;
 	if (perfctr_info(&info)) {
 		perror("vself: " PERFCTR_ROOT "/info (is it mounted?)");
 		return 1;

@@ -11,7 +11,18 @@
 #define _UAPI_PERFCTR_PERFCTR_H
 
 #include <linux/types.h>
-#include <asm/perfctr.h>	/* include/uapi/asm-<arch>/asm/perfctr.h */
+/*
+ * The arch's control, chosen by the compiler's target rather than found
+ * as <asm/perfctr.h>: installed, these headers sit in <prefix>/include/
+ * perfctr/, and a system <asm/...> must not be confused with them.
+ */
+#if defined(__x86_64__) || defined(__i386)
+#include <perfctr/asm-x86.h>
+#elif defined(__powerpc__) && !defined(__PPC64__)
+#include <perfctr/asm-powerpc.h>
+#else
+#error "perfctr: no ABI for this architecture (x86 and 32-bit PowerPC)"
+#endif
 
 #define PERFCTR_ABI_VERSION	0x0100	/* major.minor, one byte each */
 

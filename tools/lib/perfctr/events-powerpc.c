@@ -1,4 +1,4 @@
-// SPDX-License-Identifier: GPL-2.0-only
+// SPDX-License-Identifier: LGPL-2.1-or-later
 /*
  * libperfctr: the ppc32 half of named events. The PVR as perf writes it,
  * raw configs, and the control layout (ppc32.rst; MMCR0's bits are the

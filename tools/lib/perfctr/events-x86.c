@@ -1,4 +1,4 @@
-// SPDX-License-Identifier: GPL-2.0-only
+// SPDX-License-Identifier: LGPL-2.1-or-later
 /*
  * libperfctr: the x86 half of named events. The CPU id as perf builds
  * it, raw configs, and each family's control layout (x86.rst; the bits

@@ -1,4 +1,4 @@
-// SPDX-License-Identifier: GPL-2.0-only
+// SPDX-License-Identifier: LGPL-2.1-or-later
 /*
  * libperfctr: named events. The CPU id, the table it picks, listing,
  * perf's event syntax, and encoding a list of events into one

@@ -1,4 +1,4 @@
-/* SPDX-License-Identifier: GPL-2.0-only */
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
 /*
  * libperfctr: what events.c shares with the arch's encoder,
  * events-x86.c or events-powerpc.c. Internal to the library.

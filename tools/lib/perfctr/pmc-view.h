@@ -1,4 +1,4 @@
-/* SPDX-License-Identifier: GPL-2.0-only */
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
 /*
  * libperfctr: what the fast read path needs of the machine. The arch
  * header gives the instructions that read the TSC (timebase) and a

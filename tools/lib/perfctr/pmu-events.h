@@ -1,4 +1,4 @@
-/* SPDX-License-Identifier: GPL-2.0-only */
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
 /*
  * libperfctr: the event tables that tools/pmu-events/jevents.py compiles
  * from the pmu-events JSON (Documentation/perfctr/events.rst). Internal

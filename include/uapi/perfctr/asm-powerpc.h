@@ -1,11 +1,10 @@
 /* SPDX-License-Identifier: GPL-2.0-only WITH Linux-syscall-note */
 /*
- * perfctr: ppc32 control data. Include <perfctr/perfctr.h>, not this file.
- * Build with -Iinclude/uapi -Iinclude/uapi/asm-powerpc (pkg-config gives
- * both).
+ * perfctr: ppc32 control data. Include <perfctr/perfctr.h>, not this
+ * file: it picks this one by the compiler's target.
  */
-#ifndef _UAPI_ASM_POWERPC_PERFCTR_H
-#define _UAPI_ASM_POWERPC_PERFCTR_H
+#ifndef _UAPI_PERFCTR_ASM_POWERPC_H
+#define _UAPI_PERFCTR_ASM_POWERPC_H
 
 #include <linux/types.h>
 
@@ -47,4 +46,4 @@ struct perfctr_cpu_control {
 #define PERFCTR_PPC_MMCR0_PMCSEL	0x00001FFFU	/* reserved here */
 #define PERFCTR_PPC_MMCR2_THRESHMULT	0x80000000U
 
-#endif /* _UAPI_ASM_POWERPC_PERFCTR_H */
+#endif /* _UAPI_PERFCTR_ASM_POWERPC_H */

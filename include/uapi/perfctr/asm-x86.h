@@ -1,10 +1,10 @@
 /* SPDX-License-Identifier: GPL-2.0-only WITH Linux-syscall-note */
 /*
- * perfctr: x86 control data. Include <perfctr/perfctr.h>, not this file.
- * Build with -Iinclude/uapi -Iinclude/uapi/asm-x86 (pkg-config gives both).
+ * perfctr: x86 control data. Include <perfctr/perfctr.h>, not this file:
+ * it picks this one by the compiler's target.
  */
-#ifndef _UAPI_ASM_X86_PERFCTR_H
-#define _UAPI_ASM_X86_PERFCTR_H
+#ifndef _UAPI_PERFCTR_ASM_X86_H
+#define _UAPI_PERFCTR_ASM_X86_H
 
 #include <linux/types.h>
 
@@ -40,4 +40,4 @@ struct perfctr_cpu_control {
 	__u32 _reserved[4];
 };
 
-#endif /* _UAPI_ASM_X86_PERFCTR_H */
+#endif /* _UAPI_PERFCTR_ASM_X86_H */
