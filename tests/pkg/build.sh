@@ -16,9 +16,11 @@ src=$out/perfctr-$version
 
 rm -rf "$out"
 mkdir -p "$src"
+# (A file deleted but not yet committed is still in git's index.)
 (cd "$root" && git ls-files -co --exclude-standard -z |
+	while IFS= read -r -d '' f; do [ -e "$f" ] && printf '%s\0' "$f"; done |
 	tar --null -T - -cf -) | tar -xf - -C "$src"
-if (cd "$src" && dpkg-buildpackage -us -uc -b) >"$out/build.log" 2>&1; then
+if (cd "$src" && dpkg-buildpackage -us -uc -b -Jauto) >"$out/build.log" 2>&1; then
 	echo "RESULT PASS deb-build"
 else
 	echo "RESULT FAIL deb-build"
