@@ -54,7 +54,10 @@ pkg_part() {
 			record FAIL "pkg:kernel-$s" "tests/stock-kernel.sh $s"
 			continue
 		fi
-		rel=$(cat "$hdrs/include/config/kernel.release")
+		# The image's name has the release (Debian's 6.1 headers say
+		# 6.1.192 in kernel.release, the modules' directory is
+		# 6.1.0-56-amd64).
+		rel=${vmlinuz##*/vmlinuz-}
 		# 6.1's headers are the chroot's own, from apt; sid's kernel
 		# comes after perfctr, as a new kernel would.
 		tree=$hdrs when=now
