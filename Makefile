@@ -84,16 +84,19 @@ uninstall-boot:
 	rm -f $(BOOT_FILES)
 	$(SYSTEMCTL) daemon-reload
 
-# The release of KDIR's kernel, for depmod and the installed path.
-KRELEASE = $(shell cat $(KDIR)/include/config/kernel.release)
+# The release of KDIR's kernel, for the installed path and depmod: the
+# name in /lib/modules/RELEASE/build, as DKMS passes it (Debian's 6.1
+# headers say 6.1.192 in their kernel.release), else the tree's own.
+KRELEASE = $(or $(patsubst /lib/modules/%/build,%,$(filter /lib/modules/%/build,$(KDIR))),$(shell cat $(KDIR)/include/config/kernel.release))
+DEPMOD = depmod $(if $(INSTALL_MOD_PATH),-b $(INSTALL_MOD_PATH)) -a $(KRELEASE)
 
 install-module: modules
-	$(MAKE) -C $(KDIR) M=$(PWD) modules_install
-	depmod -a $(KRELEASE)
+	$(MAKE) -C $(KDIR) M=$(PWD) KERNELRELEASE=$(KRELEASE) modules_install
+	$(DEPMOD)
 
 uninstall-module:
-	rm -f /lib/modules/$(KRELEASE)/extra/perfctr.ko*
-	depmod -a $(KRELEASE)
+	rm -f $(INSTALL_MOD_PATH)/lib/modules/$(KRELEASE)/extra/perfctr.ko*
+	$(DEPMOD)
 
 # Works without a kernel tree too: the test builds live in .build/.
 clean:
