@@ -2,7 +2,7 @@
 # SPDX-License-Identifier: GPL-2.0-only
 #
 # build.sh OUT: the Debian packages, built as a user would
-# (dpkg-buildpackage -us -uc -b) from a clean copy of the tree (its
+# (dpkg-buildpackage -us -uc) from a clean copy of the tree (its
 # files that git tracks or would, so nothing of .build/ goes in), in
 # OUT/perfctr-VERSION; the .debs and .changes land in OUT. Then lintian
 # on the .changes, at its default level, into OUT/lintian.txt. Prints
@@ -20,7 +20,7 @@ mkdir -p "$src"
 (cd "$root" && git ls-files -co --exclude-standard -z |
 	while IFS= read -r -d '' f; do [ -e "$f" ] && printf '%s\0' "$f"; done |
 	tar --null -T - -cf -) | tar -xf - -C "$src"
-if (cd "$src" && dpkg-buildpackage -us -uc -b -Jauto) >"$out/build.log" 2>&1; then
+if (cd "$src" && dpkg-buildpackage -us -uc -Jauto) >"$out/build.log" 2>&1; then
 	echo "RESULT PASS deb-build"
 else
 	echo "RESULT FAIL deb-build"
