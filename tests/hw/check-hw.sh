@@ -34,7 +34,8 @@ make -s -C "$ROOT/tools" O="$BUILD/tools" >"$out/tools.log" 2>&1 ||
 make -s -C "$ROOT/tests/hw" O="$out" TOOLS_O="$BUILD/tools" \
 	>"$out/hw.log" 2>&1 ||
 	{ tail -n 20 "$out/hw.log"; die "building hwloop failed: the log is $out/hw.log"; }
-cp "$BUILD/tools/perfex" "$out/perfex"
+# perfex finds libperfctr.so.1 beside it (its RUNPATH is $ORIGIN).
+cp "$BUILD/tools/perfex" "$BUILD/tools/libperfctr.so.1" "$out/"
 
 run=(sh "$ROOT/tests/hw/run.sh" --bin "$out" --facts "$out/facts.txt"
      -n "${PERFCTR_HW_LOOPS:-100000000}")
