@@ -44,11 +44,11 @@ finish() {
 
 section() { echo; echo "=== $*"; }
 
-# PERFCTR_CHECK_ONLY="vp install x86 rt ppc32 stock matrix lint" (any of
-# them) runs only those parts, for work on one of them; make check runs
+# PERFCTR_CHECK_ONLY="vp install x86 rt ppc32 stock pkg matrix lint" (any
+# of them) runs only those parts, for work on one of them; make check runs
 # them all.
 want() {
-	case " ${PERFCTR_CHECK_ONLY:-vp install x86 rt ppc32 stock matrix lint} " in
+	case " ${PERFCTR_CHECK_ONLY:-vp install x86 rt ppc32 stock pkg matrix lint} " in
 	*" $1 "*) return 0 ;;
 	esac
 	return 1
@@ -130,6 +130,10 @@ prebuild() {
 	# sid's kernel first (minutes, mostly download and unpacking): the
 	# stock part wants it soonest.
 	want stock && time bash "$ROOT/tests/stock-kernel.sh" sid
+	# The pkg part's bookworm system (debootstrap: a minute, mostly
+	# download), and sid's kernel if the stock part did not want it.
+	want pkg && time bash "$ROOT/tests/pkg/rootfs.sh"
+	want pkg && ! want stock && time bash "$ROOT/tests/stock-kernel.sh" sid
 	want rt && build_kernel x86_64-rt
 	if [ "$ppc_deps" = 1 ]; then
 		build_userland ppc32
@@ -203,6 +207,7 @@ fi
 # time to finish, and the matrix and lint use what the ppc32 part built.
 . "$ROOT/tests/check/x86.sh"
 . "$ROOT/tests/check/stock.sh"
+. "$ROOT/tests/check/pkg.sh"
 . "$ROOT/tests/check/rt.sh"
 . "$ROOT/tests/check/ppc32.sh"
 . "$ROOT/tests/check/matrix.sh"

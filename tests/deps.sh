@@ -12,6 +12,9 @@ pkgs="make gcc libc6-dev bc flex bison libelf-dev libssl-dev dwarves cpio
       xz-utils gzip kmod pkg-config perl linux-source-6.1 linux-headers-amd64
       qemu-system-x86 busybox-static check libsubunit-dev sparse python3
       linux-source-6.12 python3-docutils man-db"
+# The pkg part (tests/check/pkg.sh): the Debian packages, lintian, and a
+# bookworm system to install them in.
+pkgs="$pkgs debootstrap dkms debhelper dh-dkms lintian"
 # The ppc32 guest: kernel and user space cross-built, Check and busybox
 # from Debian's sources (tests/kernel/build-userland.sh).
 if [ "${1:-}" = ppc ]; then

@@ -1,0 +1,36 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * A user's first program against the installed libperfctr-dev: its own
+ * TSC through a virtual counter set (the one counter that counts under
+ * QEMU's TCG). Prints the count; exits 0 if it is not zero.
+ */
+#include <stdio.h>
+#include <string.h>
+
+#include <libperfctr.h>
+
+int main(void)
+{
+	struct vperfctr_control ctl;
+	struct vperfctr *vp;
+	unsigned long long tsc;
+	volatile unsigned long i, x = 0;
+
+	vp = vperfctr_open();
+	if (!vp) {
+		perror("vperfctr_open");
+		return 1;
+	}
+	memset(&ctl, 0, sizeof(ctl));
+	ctl.cpu_control.tsc_on = 1;
+	if (vperfctr_control(vp, &ctl) < 0) {
+		perror("vperfctr_control");
+		return 1;
+	}
+	for (i = 0; i < 1000000; i++)
+		x += i;
+	tsc = vperfctr_read_tsc(vp);
+	printf("tsc %llu\n", tsc);
+	vperfctr_close(vp);
+	return tsc == 0;
+}
