@@ -14,7 +14,7 @@ int main(void)
 	struct vperfctr_control ctl;
 	struct vperfctr *vp;
 	unsigned long long tsc;
-	volatile unsigned long i, x = 0;
+	unsigned long i, x = 0;
 
 	vp = vperfctr_open();
 	if (!vp) {
@@ -27,8 +27,11 @@ int main(void)
 		perror("vperfctr_control");
 		return 1;
 	}
-	for (i = 0; i < 1000000; i++)
+	/* Work the compiler cannot drop: x passes through an empty asm. */
+	for (i = 0; i < 1000000; i++) {
 		x += i;
+		__asm__ __volatile__("" : "+r" (x));
+	}
 	tsc = vperfctr_read_tsc(vp);
 	printf("tsc %llu\n", tsc);
 	vperfctr_close(vp);
