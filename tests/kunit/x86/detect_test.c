@@ -17,6 +17,12 @@ struct detect_case {
 
 #define RD (PERFCTR_FEATURE_RDPMC | PERFCTR_FEATURE_RDTSC)
 #define RDI (RD | PERFCTR_FEATURE_PCINT)	/* and overflow interrupts */
+/*
+ * And i-mode presets beyond 32 bits: AMD's counter MSRs take all 48
+ * (APM vol. 2, 13.2.1), Intel's through IA32_A_PMCx where
+ * IA32_PERF_CAPABILITIES[13] says so (SDM vol. 3B, 20.2.6).
+ */
+#define RDIW (RDI | PERFCTR_FEATURE_WIDE_IRESET)
 
 static const struct detect_case detect_cases[] = {
 	{ &sim_generic, "Generic x86 with TSC", 0, PERFCTR_FEATURE_RDTSC },
@@ -30,19 +36,19 @@ static const struct detect_case detect_cases[] = {
 	{ &sim_p6_no_apic, "Intel P6", 2, RD },
 	{ &sim_arch_v1, "Intel architectural perfmon", 2, RDI },
 	{ &sim_arch_v2, "Intel architectural perfmon", 4 + 3, RDI },
-	{ &sim_k7, "AMD K7", 4, RDI },
-	{ &sim_k8, "AMD K8", 4, RDI },
-	{ &sim_fam10, "AMD Family 10h+", 4, RDI },
-	{ &sim_fam15, "AMD Family 15h+ (6 core counters)", 6, RDI },
-	{ &sim_zen3, "AMD Family 15h+ (6 core counters)", 6, RDI },
-	{ &sim_hygon, "AMD Family 15h+ (6 core counters)", 6, RDI },
-	{ &sim_zen4, "AMD PerfMonV2 (Zen 4 and later)", 6, RDI },
+	{ &sim_k7, "AMD K7", 4, RDIW },
+	{ &sim_k8, "AMD K8", 4, RDIW },
+	{ &sim_fam10, "AMD Family 10h+", 4, RDIW },
+	{ &sim_fam15, "AMD Family 15h+ (6 core counters)", 6, RDIW },
+	{ &sim_zen3, "AMD Family 15h+ (6 core counters)", 6, RDIW },
+	{ &sim_hygon, "AMD Family 15h+ (6 core counters)", 6, RDIW },
+	{ &sim_zen4, "AMD PerfMonV2 (Zen 4 and later)", 6, RDIW },
 	{ &sim_c3, "VIA C3", 1, RD },
 	{ &sim_p4, "Intel P4", 18, RDI },
 	{ &sim_p4_ht, "Intel P4", 18, RDI },
 	/* Leaf 0AH of each (intel.c): v4 4 + 3, v5 8 + fixed 0-3. */
-	{ &sim_skylake, "Intel architectural perfmon", 4 + 3, RDI },
-	{ &sim_sapphire_rapids, "Intel architectural perfmon", 8 + 4, RDI },
+	{ &sim_skylake, "Intel architectural perfmon", 4 + 3, RDIW },
+	{ &sim_sapphire_rapids, "Intel architectural perfmon", 8 + 4, RDIW },
 	{ &sim_core2_tcg, "Generic x86 with TSC", 0, PERFCTR_FEATURE_RDTSC, "CPUID leaf 0xA" },
 	/* QEMU TCG: MSRs that read 0, or that fault. */
 	{ &sim_qemu_p6, "Intel P6", 0, PERFCTR_FEATURE_RDTSC, "do not count" },

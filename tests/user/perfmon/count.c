@@ -18,7 +18,7 @@
 #include "perfmon.h"
 
 #define LOOPS	20000000UL
-#define RUNS	3
+#define RUNS	5
 
 struct counts {
 	unsigned long long pmc[NPMC], tsc;
@@ -85,7 +85,7 @@ static void keep_min(struct counts *min, const struct counts *c)
 /*
  * Both count the loop: each counter no more than the time the program
  * measured around it, and each the same as the per-thread files' count
- * of the loop within 25% (the least of three runs each: the host's load
+ * of the loop within 25% (the least of five runs each: the host's load
  * stretches a guest's time, never shortens it). The simulated counters
  * count kernel time too, and the example makes three more requests than
  * the /proc twin while they run, each slow on the debug kernel under
