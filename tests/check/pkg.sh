@@ -85,7 +85,7 @@ pkg_part() {
 	[ -f "$out/img/pkg.cpio" ] || return
 	for s in "${boots[@]}"; do
 		n=pkg-vm-${s%%:*}
-		if "$ROOT/tests/vm/run-vm.sh" --timeout 300 "${s#*:}" \
+		if "$ROOT/tests/vm/run-vm.sh" --tcg-single --timeout 300 "${s#*:}" \
 			"$out/img/pkg.cpio" pkg "$BUILD/$n.log"; then
 			record PASS "$n:boot-completed"
 		else

@@ -28,7 +28,7 @@ stock_kernel() {
 		return
 	fi
 	record PASS "$n-build-module"
-	boot_plan --kernel "$vmlinuz" --timeout 600 --user "$BUILD/user" \
+	boot_plan --kernel "$vmlinuz" --tcg-single --timeout 600 --user "$BUILD/user" \
 		"$n" "$kb" stock "$BUILD/vm-$n.log" "$BUILD/$n/perfctr.ko" ||
 		record FAIL "vm:$n-plan-completed" "see $BUILD/vm-$n.log"
 	sed -n "s/^RESULT \(PASS\|FAIL\) stock-\(.*\)/\1 vm:$n-\2/p" \

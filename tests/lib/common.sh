@@ -120,7 +120,7 @@ boot_plan() {
 		--file) files+=("$2"); shift 2 ;;
 		--kernel) kernel=$2; shift 2 ;;
 		--ppc|--cpu|--smp|--timeout) vm+=("$1" "$2"); shift 2 ;;
-		--icount|--show) vm+=("$1"); shift ;;
+		--icount|--show|--tcg-single) vm+=("$1"); shift ;;
 		*) break ;;
 		esac
 	done

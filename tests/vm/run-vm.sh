@@ -9,6 +9,12 @@
 #   --qemu BIN   emulator (default qemu-system-x86_64)
 #   --ppc M      a ppc32 guest on QEMU machine M (g3beige or mac99): console
 #                on the Zilog port, ended by the guest powering off
+#   --tcg-single one host thread for all vCPUs (x86): Debian's stock
+#                kernels patch their text live (static keys: the
+#                module's preempt notifiers, sched_clock), and under
+#                multi-threaded TCG another vCPU may still run the int3
+#                of a finished patch ("Oops: int3" in finish_task_switch
+#                or sched_clock_cpu, Debian's 6.12, on a loaded host)
 #
 # Boots under TCG with the console on the serial port, copies the console
 # to LOG (and to stdout with --show), and exits 0 only when the guest plan
@@ -17,6 +23,7 @@
 set -uo pipefail
 
 icount=() cpu=qemu64 smp=2 limit=300 qemu=qemu-system-x86_64 show=0 ppc=
+accel=()
 while [ $# -gt 4 ]; do
 	case $1 in
 	--icount) icount=(-icount shift=0,sleep=off); shift ;;
@@ -26,6 +33,7 @@ while [ $# -gt 4 ]; do
 	--qemu) qemu=$2; shift 2 ;;
 	--ppc) ppc=$2; shift 2 ;;
 	--show) show=1; shift ;;
+	--tcg-single) accel=(-accel tcg,thread=single); shift ;;
 	*) echo "run-vm: unknown option $1" >&2; exit 2 ;;
 	esac
 done
@@ -50,7 +58,7 @@ else
 	# jitter and marks it unstable, and the kernel then patches
 	# sched_clock's static branch live, which TCG's vCPUs can see
 	# half-done ("Oops: int3" in sched_clock_cpu, Debian's 6.12).
-	args=(-M pc -m 1024 -smp "$smp" -cpu "$cpu" "${icount[@]}"
+	args=(-M pc -m 1024 -smp "$smp" -cpu "$cpu" "${icount[@]}" "${accel[@]}"
 	      -nographic -no-reboot -serial stdio -monitor none
 	      -device isa-debug-exit,iobase=0xf4,iosize=0x04
 	      -kernel "$kernel" -initrd "$initrd"
