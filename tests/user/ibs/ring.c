@@ -298,7 +298,9 @@ static long long vmap_lazy_bytes(void)
  * A loop of setups and stops that never maps its rings reuses them
  * (S6), whatever sizes earlier setups left kept: without the reuse each
  * stop frees its ring (and its guard page) to vmalloc, to wait for a
- * purge. A purge meanwhile only lowers the count.
+ * purge, all 40 of them. A purge meanwhile only lowers the count; the
+ * kernel's own frees (exiting threads' stacks, many on PREEMPT_RT) may
+ * raise it now and then, hence a quarter, not none.
  */
 START_TEST(test_toggles_reuse_rings)
 {
@@ -321,7 +323,8 @@ START_TEST(test_toggles_reuse_rings)
 		now = vmap_lazy_bytes();
 		freed += now - was >= ring;
 	}
-	ck_assert_msg(freed <= 2, "%d setups and stops freed %d rings",
+	ck_assert_msg(freed <= TOGGLES_RING / 4,
+		      "%d setups and stops freed %d rings",
 		      TOGGLES_RING, freed);
 }
 
