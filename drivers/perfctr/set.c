@@ -680,6 +680,9 @@ struct vperfctr *vp_alloc(void)
 		kfree(v);
 		return NULL;
 	}
+	/* The magic's number must follow the ABI's major version. */
+	BUILD_BUG_ON((VPERFCTR_STATE_MAGIC & 0xFF00) !=
+		     (PERFCTR_ABI_VERSION & 0xFF00));
 	v->page->magic = VPERFCTR_STATE_MAGIC;
 	raw_spin_lock_init(&v->lock);
 	refcount_set(&v->refs, 1);

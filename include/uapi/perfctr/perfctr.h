@@ -170,8 +170,12 @@ struct vperfctr_children {
  * while the counters are stopped (suspended by command, or after an
  * overflow until iresume); the sums are then final.
  */
-/* The major version only: a minor one leaves the page as it was. */
-#define VPERFCTR_STATE_MAGIC	(0x76700000U | (PERFCTR_ABI_VERSION & 0xFF00))
+/*
+ * The ABI's major version in bits 15:8, as PERFCTR_ABI_VERSION has it: a
+ * minor one leaves the page as it was. A number, not an expression of
+ * PERFCTR_ABI_VERSION, which perfctr 2.6's API redefines (libperfctr.h).
+ */
+#define VPERFCTR_STATE_MAGIC	0x76700100U
 
 struct vperfctr_state {
 	__u32 magic;

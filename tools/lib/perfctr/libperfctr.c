@@ -24,12 +24,11 @@
 #include <unistd.h>
 
 #include "libperfctr.h"
+#include "libperfctr-int.h"
 #include "pmc-view.h"
 
 #define INFO_PATH	PERFCTR_ROOT "/info"
 #define NMI_WATCHDOG_PATH	"/proc/sys/kernel/nmi_watchdog"
-/* statfs()'s f_type of the perfctr file system (virtual.rst). */
-#define PERFCTR_FS_MAGIC	0x70637472
 
 struct vperfctr {
 	/*
@@ -587,8 +586,15 @@ static int vp_write_control(int fd, const struct vperfctr_control *ctl)
 			 VPERFCTR_CONTROL_SIZE_1_0);
 }
 
-int vperfctr_control(struct vperfctr *vp, const struct vperfctr_control *ctl)
+/*
+ * The handle is const to its users (perfctr 2.6's prototype): what a
+ * control changes is the library's own cache of the mapping, in an object
+ * vp_alloc() allocated, never a const one.
+ */
+int vperfctr_control(const struct vperfctr *cvp,
+		     const struct vperfctr_control *ctl)
 {
+	struct vperfctr *vp = (struct vperfctr *)cvp;
 	__u32 seq = vp->state ? load_u32(&vp->state->seq) : 0;
 
 	if (vp_write_control(vp->control_fd, ctl))
@@ -599,15 +605,54 @@ int vperfctr_control(struct vperfctr *vp, const struct vperfctr_control *ctl)
 }
 
 /* A module of ABI 1.0 returns 1.0's shorter control: the rest is 0. */
-int vperfctr_read_control(struct vperfctr *vp, struct vperfctr_control *ctl)
+static int vp_read_control(int fd, struct vperfctr_control *ctl)
 {
 	ssize_t n;
 
 	memset(ctl, 0, sizeof(*ctl));
-	n = pread(vp->control_fd, ctl, sizeof(*ctl), 0);
+	n = pread(fd, ctl, sizeof(*ctl), 0);
 	if (n == VPERFCTR_CONTROL_SIZE_1_0)
 		return 0;
 	return io_result(n, sizeof(*ctl));
+}
+
+int vperfctr_read_control(const struct vperfctr *vp,
+			  struct vperfctr_control *ctl)
+{
+	return vp_read_control(vp->control_fd, ctl);
+}
+
+/* For the 2.6 calls on a directory descriptor (compat26.c). */
+static int control_at(int dfd, int flags)
+{
+	return openat(dfd, "control", flags | O_CLOEXEC);
+}
+
+static int close_keep_errno(int fd, int ret)
+{
+	int saved = errno;
+
+	close(fd);
+	errno = saved;
+	return ret;
+}
+
+int perfctr_control_write_at(int dfd, const struct vperfctr_control *ctl)
+{
+	int fd = control_at(dfd, O_WRONLY);
+
+	if (fd < 0)
+		return -1;
+	return close_keep_errno(fd, vp_write_control(fd, ctl));
+}
+
+int perfctr_control_read_at(int dfd, struct vperfctr_control *ctl)
+{
+	int fd = control_at(dfd, O_RDONLY);
+
+	if (fd < 0)
+		return -1;
+	return close_keep_errno(fd, vp_read_control(fd, ctl));
 }
 
 /*
@@ -615,13 +660,14 @@ int vperfctr_read_control(struct vperfctr *vp, struct vperfctr_control *ctl)
  * set up for a call (the PIC register on i386) that it never makes.
  */
 __attribute__((__noinline__, __cold__))
-int vperfctr_read_sums(struct vperfctr *vp, struct perfctr_sum_ctrs *sums)
+int vperfctr_read_sums(const struct vperfctr *vp,
+		       struct perfctr_sum_ctrs *sums)
 {
 	return io_result(pread(vp->sums_fd, sums, sizeof(*sums), 0),
 			 sizeof(*sums));
 }
 
-int vperfctr_read_status(struct vperfctr *vp, char *buf, size_t size)
+int vperfctr_read_status(const struct vperfctr *vp, char *buf, size_t size)
 {
 	ssize_t n;
 
@@ -637,7 +683,8 @@ int vperfctr_read_status(struct vperfctr *vp, char *buf, size_t size)
 	return 0;
 }
 
-int vperfctr_read_children(struct vperfctr *vp, struct vperfctr_children *ch)
+int vperfctr_read_children(const struct vperfctr *vp,
+			   struct vperfctr_children *ch)
 {
 	if (vp->children_fd < 0) {
 		errno = EOPNOTSUPP;
@@ -647,28 +694,28 @@ int vperfctr_read_children(struct vperfctr *vp, struct vperfctr_children *ch)
 			 sizeof(*ch));
 }
 
-static int vp_command(struct vperfctr *vp, __u32 cmd)
+static int vp_command(const struct vperfctr *vp, __u32 cmd)
 {
 	return io_result(pwrite(vp->command_fd, &cmd, sizeof(cmd), 0),
 			 sizeof(cmd));
 }
 
-int vperfctr_suspend(struct vperfctr *vp)
+int vperfctr_suspend(const struct vperfctr *vp)
 {
 	return vp_command(vp, VPERFCTR_CMD_SUSPEND);
 }
 
-int vperfctr_resume(struct vperfctr *vp)
+int vperfctr_resume(const struct vperfctr *vp)
 {
 	return vp_command(vp, VPERFCTR_CMD_RESUME);
 }
 
-int vperfctr_clear(struct vperfctr *vp)
+int vperfctr_clear(const struct vperfctr *vp)
 {
 	return vp_command(vp, VPERFCTR_CMD_CLEAR);
 }
 
-int vperfctr_iresume(struct vperfctr *vp)
+int vperfctr_iresume(const struct vperfctr *vp)
 {
 	return vp_command(vp, VPERFCTR_CMD_IRESUME);
 }
@@ -677,8 +724,10 @@ int vperfctr_iresume(struct vperfctr *vp)
  * The page stays mapped but is no longer the kernel's: the fast paths read
  * the (empty) sums file until vperfctr_control() maps the new set's page.
  */
-int vperfctr_unlink(struct vperfctr *vp)
+int vperfctr_unlink(const struct vperfctr *cvp)
 {
+	struct vperfctr *vp = (struct vperfctr *)cvp;	/* as in control */
+
 	if (vp_command(vp, VPERFCTR_CMD_UNLINK))
 		return -1;
 	vp->fast_tsc = NULL;
@@ -938,7 +987,8 @@ retry:
  * (pmc[0] to pmc[nractrs + nrictrs - 1]) are written. Up to two counters
  * are read here, unrolled: a loop costs more than the work of a counter.
  */
-int vperfctr_read_ctrs(struct vperfctr *vp, struct perfctr_sum_ctrs *sums)
+int vperfctr_read_ctrs(const struct vperfctr *vp,
+		       struct perfctr_sum_ctrs *sums)
 {
 	const struct vperfctr_state *st = vp->fast_ctrs;
 	const struct perfctr_cpu_state_user *cs;
@@ -976,7 +1026,7 @@ retry:
 	return 0;
 }
 
-unsigned long long vperfctr_read_tsc(struct vperfctr *vp)
+unsigned long long vperfctr_read_tsc(const struct vperfctr *vp)
 {
 	const struct vperfctr_state *st = vp->fast_tsc;
 	struct perfctr_sum_ctrs sums;
@@ -997,7 +1047,8 @@ retry:
 	return tsc;
 }
 
-unsigned long long vperfctr_read_pmc(struct vperfctr *vp, unsigned int i)
+unsigned long long vperfctr_read_pmc(const struct vperfctr *vp,
+				     unsigned int i)
 {
 	const struct vperfctr_state *st = vp->fast_ctrs;
 	const struct perfctr_pmc_state *pmc;

@@ -21,6 +21,41 @@ extern "C" {
 /* Where the perfctr file system is mounted. */
 #define PERFCTR_ROOT	"/proc/perfctr"
 
+#ifdef PERFCTR_API_2_6
+/*
+ * perfctr 2.6's API (libperfctr.rst, "Programs written for perfctr 2.6"):
+ * its types under their 2.6 names, its ABI version, and the calls it
+ * shares with this project's API, which take the same arguments.
+ */
+#include "libperfctr26.h"
+
+#define perfctr_info		perfctr26_info
+#define perfctr_event_set	perfctr26_event_set
+#define perfctr_cpu_state	perfctr_cpu_state_user
+#undef PERFCTR_ABI_VERSION
+#define PERFCTR_ABI_VERSION	PERFCTR26_ABI_VERSION
+#define PERFCTR_API_VERSION	PERFCTR26_API_VERSION
+#define PERFCTR_CPU_VERSION	PERFCTR26_CPU_VERSION
+
+static inline int perfctr_abi_check_fd(int fd)
+{
+	return _perfctr_abi_check_fd(fd, PERFCTR_ABI_VERSION);
+}
+
+struct vperfctr *vperfctr_open(void);
+void vperfctr_close(struct vperfctr *vp);
+int vperfctr_control(const struct vperfctr *vp,
+		     const struct vperfctr_control *ctl);
+int vperfctr_read_ctrs(const struct vperfctr *vp,
+		       struct perfctr_sum_ctrs *sums);
+unsigned long long vperfctr_read_tsc(const struct vperfctr *vp);
+unsigned long long vperfctr_read_pmc(const struct vperfctr *vp,
+				     unsigned int i);
+int vperfctr_iresume(const struct vperfctr *vp);
+int vperfctr_unlink(const struct vperfctr *vp);
+
+#else /* this project's API */
+
 /* /proc/perfctr/info, parsed. */
 struct perfctr_info {
 	char version[32];
@@ -87,18 +122,22 @@ pid_t vperfctr_tid(const struct vperfctr *vp);
 int vperfctr_send(const struct vperfctr *vp, int sock);
 struct vperfctr *vperfctr_receive(int sock);
 
-int vperfctr_control(struct vperfctr *vp, const struct vperfctr_control *ctl);
-int vperfctr_read_control(struct vperfctr *vp, struct vperfctr_control *ctl);
+int vperfctr_control(const struct vperfctr *vp,
+		     const struct vperfctr_control *ctl);
+int vperfctr_read_control(const struct vperfctr *vp,
+			  struct vperfctr_control *ctl);
 
 /* One read() of the sums file: always exact, costs a system call. */
-int vperfctr_read_sums(struct vperfctr *vp, struct perfctr_sum_ctrs *sums);
+int vperfctr_read_sums(const struct vperfctr *vp,
+		       struct perfctr_sum_ctrs *sums);
 
 /*
  * <tid>/children: what the members of an inheriting set's tree that have
  * exited added up to (VPERFCTR_CONTROL_INHERIT). The whole count is the
  * sums plus these. EOPNOTSUPP where the module has no children file.
  */
-int vperfctr_read_children(struct vperfctr *vp, struct vperfctr_children *ch);
+int vperfctr_read_children(const struct vperfctr *vp,
+			   struct vperfctr_children *ch);
 
 /*
  * The fast path, for vperfctr_open() handles: the sums from the state
@@ -107,23 +146,25 @@ int vperfctr_read_children(struct vperfctr *vp, struct vperfctr_children *ch);
  * shows a consistent view. Without a usable RDPMC (or RDTSC) it falls
  * back to vperfctr_read_sums().
  */
-int vperfctr_read_ctrs(struct vperfctr *vp, struct perfctr_sum_ctrs *sums);
-unsigned long long vperfctr_read_tsc(struct vperfctr *vp);
-unsigned long long vperfctr_read_pmc(struct vperfctr *vp, unsigned int i);
+int vperfctr_read_ctrs(const struct vperfctr *vp,
+		       struct perfctr_sum_ctrs *sums);
+unsigned long long vperfctr_read_tsc(const struct vperfctr *vp);
+unsigned long long vperfctr_read_pmc(const struct vperfctr *vp,
+				     unsigned int i);
 
 /* Commands (VPERFCTR_CMD_*). */
-int vperfctr_suspend(struct vperfctr *vp);
-int vperfctr_resume(struct vperfctr *vp);
-int vperfctr_clear(struct vperfctr *vp);
-int vperfctr_iresume(struct vperfctr *vp);
-int vperfctr_unlink(struct vperfctr *vp);
+int vperfctr_suspend(const struct vperfctr *vp);
+int vperfctr_resume(const struct vperfctr *vp);
+int vperfctr_clear(const struct vperfctr *vp);
+int vperfctr_iresume(const struct vperfctr *vp);
+int vperfctr_unlink(const struct vperfctr *vp);
 
 /*
  * The set's state as <tid>/status says it, without the newline: "none",
  * "idle", "running" or "stopped: <why>[,<why>...]" (suspended, overflow,
  * forbidden-cpu, evicted, exec, exited, notsc).
  */
-int vperfctr_read_status(struct vperfctr *vp, char *buf, size_t size);
+int vperfctr_read_status(const struct vperfctr *vp, char *buf, size_t size);
 
 /* The mapped state page, or NULL (remote handles). */
 const struct vperfctr_state *vperfctr_state(const struct vperfctr *vp);
@@ -243,6 +284,8 @@ int perfctr_event_encode(const struct perfctr_event_table *t,
 			 const char *events, unsigned int modes,
 			 struct vperfctr_control *ctl,
 			 struct perfctr_event_set *set);
+
+#endif /* PERFCTR_API_2_6 */
 
 #ifdef __cplusplus
 }
