@@ -12,6 +12,7 @@
 #include <check.h>
 #include <errno.h>
 #include <fcntl.h>
+#include <sched.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -349,6 +350,63 @@ START_TEST(test_rvperfctr_begins_with_vperfctr)
 	vperfctr_close(vp);
 }
 
+/*
+ * The P4's ESCR and replay-tagging registers under 2.6's names (the
+ * counter counts only with its ESCR written: the model, like the CPU,
+ * needs both). Values from Intel's SDM: global_power_events (ESCR
+ * select 6, FSB_ESCR0, event 13h, mask RUNNING) on counter 0; replay
+ * tagging of 1stL_cache_load_miss_retired (PEBS_ENABLE bits 0 and 24,
+ * PEBS_MATRIX_VERT bit 0).
+ */
+START_TEST(test_p4_names)
+{
+#if defined(__x86_64__) || defined(__i386)
+	struct vperfctr_control c, back;
+	struct perfctr_sum_ctrs s;
+	struct vperfctr *vp;
+
+	cpu_set_t cpu0;
+
+	if (!model_name || strncmp(model_name, "p4", 2))
+		return;
+	/* An HT P4's thread 1 has no counters (cpus_forbidden): keep off it. */
+	CPU_ZERO(&cpu0);
+	CPU_SET(0, &cpu0);
+	ck_assert_int_eq(sched_setaffinity(0, sizeof(cpu0), &cpu0), 0);
+	vp = vperfctr_open();
+	ck_assert_ptr_nonnull(vp);
+	memset(&c, 0, sizeof(c));
+	c.cpu_control.tsc_on = 1;
+	c.cpu_control.nractrs = 1;
+	c.cpu_control.pmc_map[0] = 0x80000000U;		/* fast RDPMC, 0 */
+	c.cpu_control.evntsel[0] = (1U << 12) | (6U << 13) | (3U << 16);
+	c.cpu_control.p4.escr[0] = (0x13U << 25) | (1U << 9) | (1U << 2);
+	c.cpu_control.p4.pebs_enable = (1U << 24) | 1U;
+	c.cpu_control.p4.pebs_matrix_vert = 1;
+	ck_assert_int_eq(vperfctr_control(vp, &c), 0);
+	spin(1000000);
+	ck_assert_int_eq(vperfctr_read_state(vp, &s, &back), 0);
+	ck_assert_uint_gt(s.pmc[0], 0);
+	ck_assert_uint_eq(back.cpu_control.p4.escr[0], c.cpu_control.p4.escr[0]);
+	ck_assert_uint_eq(back.cpu_control.p4.pebs_enable, (1U << 24) | 1U);
+	ck_assert_uint_eq(back.cpu_control.p4.pebs_matrix_vert, 1);
+	/* Without its ESCR the counter counts nothing, as on the CPU. */
+	c.cpu_control.p4.escr[0] = 0;
+	c.cpu_control.p4.pebs_enable = 0;
+	c.cpu_control.p4.pebs_matrix_vert = 0;
+	ck_assert_int_eq(vperfctr_control(vp, &c), 0);
+	spin(1000000);
+	ck_assert_int_eq(vperfctr_read_ctrs(vp, &s), 0);
+	ck_assert_uint_eq(s.pmc[0], 0);
+	/* Refused: the uop tag without a replay bit (SDM: both or none). */
+	c.cpu_control.p4.escr[0] = (0x13U << 25) | (1U << 9) | (1U << 2);
+	c.cpu_control.p4.pebs_enable = 1U << 24;
+	ck_assert_int_eq(vperfctr_control(vp, &c), -1);
+	ck_assert_int_eq(errno, EINVAL);
+	vperfctr_close(vp);
+#endif
+}
+
 /* Reads from a SIGPROF handler, as PAPI's sampling makes them. */
 /* Written in the handlers, read with __atomic (as check_vperfctr does). */
 static struct vperfctr *sig_vp;
@@ -546,6 +604,7 @@ int main(void)
 	tcase_add_test(tc, test_raw_calls);
 	tcase_add_test(tc, test_remote_final_counts_after_reaping);
 	tcase_add_test(tc, test_rvperfctr_begins_with_vperfctr);
+	tcase_add_test(tc, test_p4_names);
 	tcase_add_test(tc, test_reads_in_signal_handler);
 	tcase_add_test(tc, test_overflow_signal_mask);
 	tcase_add_test(tc, test_cpus_info_and_prints);
