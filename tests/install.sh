@@ -101,7 +101,8 @@ step_install() {
 		"$D$PREFIX"/bin/{perfex,vself,gperfctr} \
 		"$D$PREFIX"/share/man/man1/{perfex,vself,gperfctr}.1 \
 		"$D$PREFIX"/share/man/man3/{libperfctr,vperfctr_open}.3 \
-		"$D$PREFIX"/share/man/man4/{perfctr,perfmon}.4; do
+		"$D$PREFIX"/share/man/man4/{perfctr,perfmon}.4 \
+		"$D$PREFIX"/share/doc/perfctr/examples/perfmon-example.c; do
 		[ -e "$f" ] || missing="$missing ${f#"$D"}"
 	done
 	result layout "$([ -z "$missing" ]; echo $?)" "missing:$missing"
@@ -293,6 +294,26 @@ step_compat26() {
 	result 2.6-program-refused-by-own-api $?
 }
 
+# The installed perfmon example: a FreeBSD program, built with plain cc
+# and the installed header alone (strict C99, every warning an error);
+# without its arguments it prints its usage and exits 2 (no /dev/perfmon
+# needed). Refusing: the same file with the include directory left out.
+# shellcheck disable=SC2086
+step_example() {
+	local cc=${CC:-cc} ex=$D$PREFIX/share/doc/perfctr/examples/perfmon-example.c
+	local flags=(-std=c99 -pedantic -Wall -Wextra -Werror)
+	build_ok build-perfmon-example $cc "${flags[@]}" -I"$D$PREFIX/include" \
+		-o "$T/perfmon-example" "$ex" || return 0
+	"$T/perfmon-example" >"$T/out" 2>"$T/err"
+	[ $? = 2 ] && grep -q '^usage: .* WORD0 WORD1 LOOPS$' "$T/err"
+	result perfmon-example-usage $?
+	if [ -e /usr/include/perfctr/perfmon.h ]; then
+		echo "  (a perfctr header in /usr/include: the refusing build skipped)"
+	else
+		refused perfmon-example-needs-header $cc -o "$T/pe-bad" "$ex"
+	fi
+}
+
 # page_ok PAGE: man renders it without a warning.
 page_ok() {
 	local w
@@ -363,6 +384,7 @@ step_tables
 step_run
 step_programs
 step_compat26
+step_example
 step_man
 step_tools
 step_uninstall
