@@ -55,13 +55,7 @@ static int dir_io(int dfd, const char *name, void *buf, size_t size,
 	saved = errno;
 	close(fd);
 	errno = saved;
-	if (n < 0)
-		return -1;
-	if ((size_t)n != size) {
-		errno = EIO;
-		return -1;
-	}
-	return 0;
+	return perfctr_io_result(n, size);
 }
 
 /* Whether the thread of directory @dfd has a set: its status is not "none". */
