@@ -407,6 +407,51 @@ START_TEST(test_p4_names)
 #endif
 }
 
+/*
+ * An Intel fixed counter set up as 2.6 took it, in the EVNTSEL layout
+ * (USR bit 16, EN bit 22): fixed counter 1 counts core cycles (SDM). The
+ * project's own call, named in parentheses past 2.6 mode's macro,
+ * refuses the same control: the module takes the 4-bit field only.
+ */
+START_TEST(test_fixed_counter_as_26)
+{
+#if defined(__x86_64__) || defined(__i386)
+	struct vperfctr_control c, back;
+	struct perfctr_sum_ctrs s;
+	struct vperfctr *vp;
+
+	if (!model_name || strcmp(model_name, "arch-v2"))
+		return;
+	vp = vperfctr_open();
+	ck_assert_ptr_nonnull(vp);
+	memset(&c, 0, sizeof(c));
+	c.cpu_control.tsc_on = 1;
+	c.cpu_control.nractrs = 1;
+	c.cpu_control.pmc_map[0] = PERFCTR_X86_FIXED_PMC | 1;
+	c.cpu_control.evntsel[0] = 0x00410000;
+	ck_assert_int_eq((vperfctr_control)(vp, &c), -1);
+	ck_assert_int_eq(errno, EINVAL);
+	ck_assert_int_eq(vperfctr_control(vp, &c), 0);
+	ck_assert_uint_eq(c.cpu_control.evntsel[0], 0x00410000);  /* kept */
+	spin(1000000);
+	ck_assert_int_eq(vperfctr_read_state(vp, &s, &back), 0);
+	ck_assert_uint_gt(s.pmc[0], 0);
+	ck_assert_uint_eq(back.cpu_control.evntsel[0], 0x2);	/* USR */
+	/* OS and INT map to bits 0 and 3: an i-mode fixed counter. */
+	signal(SIGIO, SIG_IGN);		/* an early overflow is no failure */
+	c.si_signo = SIGIO;
+	c.cpu_control.nractrs = 0;
+	c.cpu_control.nrictrs = 1;
+	c.cpu_control.ireset[0] = -1000000;
+	c.cpu_control.evntsel[0] = 0x00530000;	/* USR, OS, INT, EN */
+	ck_assert_int_eq(vperfctr_control(vp, &c), 0);
+	ck_assert_int_eq(vperfctr_read_state(vp, &s, &back), 0);
+	ck_assert_uint_eq(back.cpu_control.evntsel[0], 0xB);
+	ck_assert_int_eq(vperfctr_stop(vp), 0);
+	vperfctr_close(vp);
+#endif
+}
+
 /* Reads from a SIGPROF handler, as PAPI's sampling makes them. */
 /* Written in the handlers, read with __atomic (as check_vperfctr does). */
 static struct vperfctr *sig_vp;
@@ -605,6 +650,7 @@ int main(void)
 	tcase_add_test(tc, test_remote_final_counts_after_reaping);
 	tcase_add_test(tc, test_rvperfctr_begins_with_vperfctr);
 	tcase_add_test(tc, test_p4_names);
+	tcase_add_test(tc, test_fixed_counter_as_26);
 	tcase_add_test(tc, test_reads_in_signal_handler);
 	tcase_add_test(tc, test_overflow_signal_mask);
 	tcase_add_test(tc, test_cpus_info_and_prints);

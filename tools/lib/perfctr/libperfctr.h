@@ -32,6 +32,9 @@ extern "C" {
 #define perfctr_info		perfctr26_info
 #define perfctr_event_set	perfctr26_event_set
 #define perfctr_cpu_state	perfctr_cpu_state_user
+/* A function-like macro: struct vperfctr_control keeps its name. */
+#define vperfctr_control(vp, control) \
+	perfctr26_vperfctr_control((vp), (control))
 #undef PERFCTR_ABI_VERSION
 #define PERFCTR_ABI_VERSION	PERFCTR26_ABI_VERSION
 #define PERFCTR_API_VERSION	PERFCTR26_API_VERSION
@@ -261,8 +264,9 @@ struct vperfctr;
 /* The calling thread's counters. The state page is mapped. */
 struct vperfctr *vperfctr_open(void);
 void vperfctr_close(struct vperfctr *vp);
-int vperfctr_control(const struct vperfctr *vp,
-		     const struct vperfctr_control *ctl);
+/* The name in parentheses: 2.6 mode's macro of the name stays out. */
+int (vperfctr_control)(const struct vperfctr *vp,
+		       const struct vperfctr_control *ctl);
 
 /*
  * The fast path, for vperfctr_open() handles: the sums from the state
