@@ -181,6 +181,9 @@ static ssize_t global_write(struct file *file, const char __user *buf,
 	err = -EINVAL;	/* no overflow interrupts without a thread to signal */
 	if (!stop && tmpl->control.nrictrs)
 		goto out;
+	/* Only the all-zero control stops: one that counts nothing is junk. */
+	if (!stop && !tmpl->control.tsc_on && !tmpl->control.nractrs)
+		goto out;
 	if (!stop) {
 		err = perfctr_cpu_update_control(tmpl, true);
 		if (err)

@@ -49,6 +49,10 @@
 #include "internal.h"
 #include "vperfctr.h"
 
+/* The state page's magic follows the ABI's major version. */
+static_assert((VPERFCTR_STATE_MAGIC & 0xFF00) ==
+	      (PERFCTR_ABI_VERSION & 0xFF00));
+
 DEFINE_HASHTABLE(vp_hash, 8);
 /* Orders the changes of the sets, vp_hash and the hardware's use. */
 DEFINE_MUTEX(vp_mutex);
@@ -680,9 +684,6 @@ struct vperfctr *vp_alloc(void)
 		kfree(v);
 		return NULL;
 	}
-	/* The magic's number must follow the ABI's major version. */
-	BUILD_BUG_ON((VPERFCTR_STATE_MAGIC & 0xFF00) !=
-		     (PERFCTR_ABI_VERSION & 0xFF00));
 	v->page->magic = VPERFCTR_STATE_MAGIC;
 	raw_spin_lock_init(&v->lock);
 	refcount_set(&v->refs, 1);

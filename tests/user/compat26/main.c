@@ -77,6 +77,8 @@ static int expected_cpu_type(const char *m)
 		{ "zen4", PERFCTR_X86_AMD_FAM10H },	/* family 19h */
 		{ "arch-v2", PERFCTR_X86_INTEL_NHLM },	/* 6-3A, after 2.6 */
 		{ "p4-model3-ht", PERFCTR_X86_INTEL_P4M3 },	/* model 3 */
+		{ "p6", PERFCTR_X86_INTEL_PIII },	/* 6-8: Pentium III */
+		{ "p5mmx", PERFCTR_X86_INTEL_P5MMX },	/* 5-4 */
 	};
 #else
 	static const struct { const char *model; int type; } types[] = {
@@ -148,11 +150,20 @@ static void cycles_counter(struct vperfctr_control *c, int imode)
 	unsigned int evntsel = 0x00410000;	/* USR, EN */
 
 	ck_assert_int_eq(perfctr_get_info(&info), 0);
-	if (info.cpu_type == PERFCTR_X86_AMD_K7 ||
-	    info.cpu_type == PERFCTR_X86_AMD_FAM10H)
+	switch (info.cpu_type) {
+	case PERFCTR_X86_AMD_K7:
+	case PERFCTR_X86_AMD_FAM10H:
 		evntsel |= 0x76;	/* CPU clocks not halted */
-	else
+		break;
+	case PERFCTR_X86_INTEL_P6:
+	case PERFCTR_X86_INTEL_PII:
+	case PERFCTR_X86_INTEL_PIII:
+	case PERFCTR_X86_INTEL_PENTM:
+		evntsel |= 0x79;	/* CPU_CLK_UNHALTED */
+		break;
+	default:
 		evntsel |= 0x3c;	/* UnHalted Core Cycles */
+	}
 	c->cpu_control.pmc_map[0] = 0;
 	c->cpu_control.evntsel[0] = evntsel | (imode ? 0x100000 : 0);
 	if (imode) {
@@ -169,13 +180,15 @@ static void cycles_counter(struct vperfctr_control *c, int imode)
 
 /*
  * Models whose counters cycles_counter() can program: x86's but the P4's
- * (CCCR and ESCR pairs); the ppc32 suites count the TSC only here.
+ * (CCCR and ESCR pairs) and the P5's (CESR halves); the ppc32 suites
+ * count the TSC only here.
  */
 static int have_counters(void)
 {
 #if defined(__x86_64__) || defined(__i386)
 	return model_name && info_nrctrs() > 0 &&
-	       strncmp(model_name, "p4", 2) != 0;
+	       strncmp(model_name, "p4", 2) != 0 &&
+	       strncmp(model_name, "p5", 2) != 0;
 #else
 	return 0;
 #endif
