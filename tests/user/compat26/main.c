@@ -649,7 +649,7 @@ START_TEST(test_global_mode)
 int main(void)
 {
 	Suite *s = suite_create("compat26");
-	TCase *tc = tcase_create("api");
+	TCase *tc = tcase_create("compat26");
 	SRunner *sr;
 	int failed;
 
