@@ -8,9 +8,10 @@
 #   make tools                libperfctr, vself, gperfctr and perfex, in
 #                             .build/tools
 #   make install [PREFIX=/usr/local] [DESTDIR=] [LIBDIR=] [INCLUDEDIR=]
-#                [BINDIR=] [MANDIR=]
+#                [BINDIR=] [MANDIR=] [DOCDIR=]
 #                             install user space: library, headers, .pc,
-#                             tools, manual pages (tools/Makefile says where);
+#                             tools, manual pages, the perfmon example
+#                             (tools/Makefile says where);
 #                             the boot-time files (install-boot); and,
 #                             without DESTDIR, perfctr.ko for $(KDIR)
 #                             (install-module)

@@ -94,12 +94,15 @@ step_install() {
 	local f missing=
 	for f in "$L/libperfctr.so.1.${VERSION#*.}" "$L/libperfctr.so.1" \
 		"$L/libperfctr.so" "$L/libperfctr.a" "$L/pkgconfig/libperfctr.pc" \
-		"$D$PREFIX/include/libperfctr.h" \
+		"$D$PREFIX/include/libperfctr.h" "$D$PREFIX/include/libperfctr26.h" \
+		"$L"/perfctr-2.6/include/{libperfctr.h,perfctr/perfctr.h} \
+		"$L"/perfctr-2.6/lib/libperfctr.{so,a} \
 		"$D$PREFIX"/include/perfctr/{perfctr,ibs,perfmon,asm-x86,asm-powerpc}.h \
 		"$D$PREFIX"/bin/{perfex,vself,gperfctr} \
 		"$D$PREFIX"/share/man/man1/{perfex,vself,gperfctr}.1 \
 		"$D$PREFIX"/share/man/man3/{libperfctr,vperfctr_open}.3 \
-		"$D$PREFIX"/share/man/man4/{perfctr,perfmon}.4; do
+		"$D$PREFIX"/share/man/man4/{perfctr,perfmon}.4 \
+		"$D$PREFIX"/share/doc/perfctr/examples/perfmon-example.c; do
 		[ -e "$f" ] || missing="$missing ${f#"$D"}"
 	done
 	result layout "$([ -z "$missing" ]; echo $?)" "missing:$missing"
@@ -237,6 +240,80 @@ step_programs() {
 	result run-shared-object $?
 }
 
+# A perfctr 2.6 program, as PAPI's perfctr component and its configure
+# test are: 2.6's calls and types, and 2.6's ABI version.
+write_prog26() {
+	cat >"$T/prog26.c" <<'EOF'
+#include <stdlib.h>
+#include <unistd.h>
+#include "libperfctr.h"
+
+int main(int argc, char **argv)
+{
+	struct perfctr_info info;
+	struct vperfctr_control ctl = { 0 };
+	struct rvperfctr *rv;
+	int fd;
+
+	if ((PERFCTR_ABI_VERSION >> 24) != 5)
+		exit(1);
+	if (argc < 2)
+		exit(0);
+	/* Never run: it need only build and link. */
+	fd = _vperfctr_open(0);
+	if (perfctr_info(fd, &info) || !perfctr_info_cpu_name(&info) ||
+	    !perfctr_info_nrctrs(&info) || info.driver_version[0] == 0)
+		return 1;
+	ctl.cpu_control.p4.escr[0] = ctl.cpu_control.p4.pebs_enable = 1;
+	rv = rvperfctr_open(atoi(argv[1]));
+	if (!rv || rvperfctr_control(rv, &ctl) || rvperfctr_stop(rv))
+		return 1;
+	rvperfctr_close(rv);
+	return vperfctr_stop(vperfctr_open()) || close(fd);
+}
+EOF
+}
+
+# $cc is split on purpose, as in step_programs.
+# shellcheck disable=SC2086
+step_compat26() {
+	local v=$L/perfctr-2.6 cc=${CC:-cc}
+	write_prog26
+	build_ok build-2.6-view $cc -I"$v/include" -o "$T/prog26" \
+		"$T/prog26.c" -L"$v/lib" -lperfctr &&
+		LD_LIBRARY_PATH=$L "$T/prog26"
+	result run-2.6-view $?
+	# PAPI's configure: the same test program, static.
+	build_ok build-2.6-view-static $cc -static -I"$v/include" \
+		-o "$T/prog26-static" "$T/prog26.c" -L"$v/lib" -lperfctr &&
+		"$T/prog26-static"
+	result run-2.6-view-static $?
+	# Refusing: this project's own API is not 2.6's.
+	! $cc -I"$D$PREFIX/include" -c -o "$T/prog26.o" "$T/prog26.c" \
+		>"$T/prog26-own.log" 2>&1
+	result 2.6-program-refused-by-own-api $?
+}
+
+# The installed perfmon example: a FreeBSD program, built with plain cc
+# and the installed header alone (strict C99, every warning an error);
+# without its arguments it prints its usage and exits 2 (no /dev/perfmon
+# needed). Refusing: the same file with the include directory left out.
+# shellcheck disable=SC2086
+step_example() {
+	local cc=${CC:-cc} ex=$D$PREFIX/share/doc/perfctr/examples/perfmon-example.c
+	local flags=(-std=c99 -pedantic -Wall -Wextra -Werror)
+	build_ok build-perfmon-example $cc "${flags[@]}" -I"$D$PREFIX/include" \
+		-o "$T/perfmon-example" "$ex" || return 0
+	"$T/perfmon-example" >"$T/out" 2>"$T/err"
+	[ $? = 2 ] && grep -q '^usage: .* WORD0 WORD1 LOOPS$' "$T/err"
+	result perfmon-example-usage $?
+	if [ -e /usr/include/perfctr/perfmon.h ]; then
+		echo "  (a perfctr header in /usr/include: the refusing build skipped)"
+	else
+		refused perfmon-example-needs-header $cc -o "$T/pe-bad" "$ex"
+	fi
+}
+
 # page_ok PAGE: man renders it without a warning.
 page_ok() {
 	local w
@@ -306,6 +383,8 @@ step_library
 step_tables
 step_run
 step_programs
+step_compat26
+step_example
 step_man
 step_tools
 step_uninstall

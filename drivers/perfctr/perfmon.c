@@ -47,6 +47,19 @@ struct pmon_file {
 
 static atomic64_t pmon_tags = ATOMIC64_INIT(0);
 
+/*
+ * FreeBSD's struct pmc, name for name: the setup word at byte 4 of 8, its
+ * bytes in PerfEvtSel order; and so PMIOSETUP's and PMIOGET's numbers.
+ */
+static_assert(sizeof(struct pmc) == 8);
+static_assert(offsetof(struct pmc, pmc_pmcu.pmcu_val) == 4);
+static_assert(offsetof(struct pmc, pmc_pmcu.pmcu_s.pmcus_event) == 4);
+static_assert(offsetof(struct pmc, pmc_pmcu.pmcu_s.pmcus_mask) == 7);
+static_assert(_IOC_SIZE(PMIOSETUP) == 8 && _IOC_NR(PMIOSETUP) == 1 &&
+	      _IOC_TYPE(PMIOSETUP) == '5' && _IOC_DIR(PMIOSETUP) == _IOC_WRITE);
+static_assert(_IOC_SIZE(PMIOGET) == 8 && _IOC_NR(PMIOGET) == 7 &&
+	      _IOC_DIR(PMIOGET) == (_IOC_READ | _IOC_WRITE));
+
 static int pmon_open(struct inode *inode, struct file *file)
 {
 	struct pmon_file *pm = kzalloc(sizeof(*pm), GFP_KERNEL_ACCOUNT);
@@ -191,12 +204,12 @@ static int pmon_setup(struct pmon_file *pm, const struct pmc *arg)
 		return -EINVAL;
 	if (pm->ctr[num].running)
 		return -EBUSY;
-	words[num] = arg->pmc_u.word;
+	words[num] = arg->pmc_pmcu.pmcu_val;
 	st = pmon_state(words, BIT(num), slot);
 	if (IS_ERR(st))
 		return PTR_ERR(st);
 	kfree(st);
-	pm->ctr[num].word = arg->pmc_u.word;
+	pm->ctr[num].word = arg->pmc_pmcu.pmcu_val;
 	pm->ctr[num].setup = true;
 	pm->ctr[num].base = 0;
 	return 0;
@@ -208,7 +221,7 @@ static int pmon_get(struct pmon_file *pm, struct pmc *arg)
 
 	if (IS_ERR(c))
 		return PTR_ERR(c);
-	arg->pmc_u.word = c->word;
+	arg->pmc_pmcu.pmcu_val = c->word;
 	return 0;
 }
 

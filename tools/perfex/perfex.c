@@ -14,10 +14,14 @@
  *   perfex [--cpuid=ID] -e EV[,EV...]... --print-control
  *                                        the control it would write
  *
+ * -e also takes perfctr 2.6's EVNTSEL[/ESCR][@PMC], with --p4pe=N and
+ * --p4pmv=N (compat26.c).
+ *
  * -l and --print-control need no module: the tables are in libperfctr.
  * This file reads the command line; run.c counts, print.c prints.
  */
 #define _GNU_SOURCE
+#include <ctype.h>
 #include <errno.h>
 #include <getopt.h>
 #include <stdio.h>
@@ -39,7 +43,8 @@ static void print_usage(FILE *f)
 		"       perfex -l [-v] [--cpuid=ID] [GLOB]\n"
 		"       perfex -i\n"
 		"       perfex [--cpuid=ID] --table\n"
-		"       perfex [--cpuid=ID] -e EVENT[,EVENT...]... --print-control\n");
+		"       perfex [--cpuid=ID] -e EVENT[,EVENT...]... --print-control\n"
+		"       perfex -e EVNTSEL[/ESCR][@PMC]... [--p4pe=N] [--p4pmv=N] [...] COMMAND\n");
 }
 
 static void print_help(FILE *f)
@@ -70,6 +75,9 @@ static void print_help(FILE *f)
 		"  -h, --help this text; --version the version\n"
 		"EVENT: NAME[:u|:k], cpu/event=0xNN,umask=0xNN[,cmask=N,inv,edge]/[u|k],\n"
 		"       rHEX (perf's raw syntax); 'perfex -l' lists the names.\n"
+		"       Or perfctr 2.6's EVNTSEL[/ESCR][@PMC], the registers as given,\n"
+		"       numbers in C syntax; --p4pe=N, --p4pmv=N: the P4's PEBS_ENABLE,\n"
+		"       PEBS_MATRIX_VERT with them.\n"
 		"Exit status: COMMAND's; 128+N if signal N killed it; 127 not found,\n"
 		"126 not executable; 2 usage; 1 perfex could not count.\n"
 		"See perfex(1).\n");
@@ -172,10 +180,18 @@ static void print_control(const struct vperfctr_control *ctl,
 
 static int do_control(const struct opts *o)
 {
-	const struct perfctr_event_table *t = pick_table(o->cpuid);
+	const struct perfctr_event_table *t;
 	struct perfctr_event_set set;
 	struct vperfctr_control ctl;
+	int err;
 
+	if (o->n26) {
+		err = p26_plan(o, &ctl, &set);
+		if (!err)
+			print_control(&ctl, &set);
+		return err;
+	}
+	t = pick_table(o->cpuid);
 	if (!t)
 		return 1;
 	if (perfctr_event_encode(t, o->events, default_modes(), &ctl, &set)) {
@@ -220,8 +236,8 @@ static int parse_repeat(struct opts *o, const char *arg)
 enum {
 	OPT_CPUID = 'C', OPT_PRINT_CONTROL = 'P', OPT_TABLE = 'T',
 	OPT_VERSION = 'V',
-	OPT_IBS_OP = 256, OPT_IBS_FETCH, OPT_IBS_OPS, OPT_IBS_RAND,
-	OPT_IBS_KERNEL,
+	OPT_P4PE = 256, OPT_P4PMV,
+	OPT_IBS_OP, OPT_IBS_FETCH, OPT_IBS_OPS, OPT_IBS_RAND, OPT_IBS_KERNEL,
 };
 
 static int parse_ibs_option(struct opts *o, int c)
@@ -250,8 +266,33 @@ static int parse_ibs_option(struct opts *o, int c)
 	return 0;
 }
 
+/*
+ * -x takes perf stat's separator: one that is an option itself is the
+ * next option taken for it, most likely perfctr 2.6's -x (hex numbers).
+ */
+static int parse_sep(struct opts *o, const char *arg)
+{
+	if (!arg[0]) {
+		fprintf(stderr, "perfex: -x needs a separator, e.g. -x ';'\n");
+		return -1;
+	}
+	if (arg[0] == '-' &&
+	    (isalpha((unsigned char)arg[1]) ||
+	     (arg[1] == '-' && isalpha((unsigned char)arg[2])))) {
+		fprintf(stderr,
+			"perfex: -x %s: -x takes a CSV separator (perf stat's), e.g. -x ';'; perfctr 2.6's -x (hex numbers) has no equal: drop it and write hex numbers with 0x\n",
+			arg);
+		return -1;
+	}
+	o->sep = arg;
+	return 0;
+}
+
 static int parse_option(struct opts *o, int c)
 {
+	if (c == OPT_P4PE || c == OPT_P4PMV)
+		return p26_pebs(o, c == OPT_P4PMV,
+				c == OPT_P4PE ? "--p4pe" : "--p4pmv", optarg);
 	if (c >= OPT_IBS_OP)
 		return parse_ibs_option(o, c);
 	switch (c) {
@@ -274,14 +315,11 @@ static int parse_option(struct opts *o, int c)
 		o->table = 1;
 		break;
 	case 'e':
+		if (p26_is_event(optarg))
+			return p26_add_event(o, optarg);
 		return add_events(o, optarg);
 	case 'x':
-		if (!optarg[0]) {
-			fprintf(stderr, "perfex: -x needs a separator, e.g. -x ';'\n");
-			return -1;
-		}
-		o->sep = optarg;
-		break;
+		return parse_sep(o, optarg);
 	case 'j':
 		o->json = 1;
 		break;
@@ -321,6 +359,11 @@ static int parse_args(struct opts *o, int argc, char **argv)
 		{ "ibs-ops", no_argument, NULL, OPT_IBS_OPS },
 		{ "ibs-rand", no_argument, NULL, OPT_IBS_RAND },
 		{ "ibs-kernel", no_argument, NULL, OPT_IBS_KERNEL },
+		/* perfctr 2.6's, under both its names */
+		{ "p4pe", required_argument, NULL, OPT_P4PE },
+		{ "p4_pebs_enable", required_argument, NULL, OPT_P4PE },
+		{ "p4pmv", required_argument, NULL, OPT_P4PMV },
+		{ "p4_pebs_matrix_vert", required_argument, NULL, OPT_P4PMV },
 		{ "help", no_argument, NULL, 'h' },
 		{ "version", no_argument, NULL, OPT_VERSION },
 		{ NULL, 0, NULL, 0 }
@@ -336,6 +379,8 @@ static int parse_args(struct opts *o, int argc, char **argv)
 		fprintf(stderr, "perfex: -x and -j: give one output format\n");
 		return -1;
 	}
+	if (p26_check_opts(o))
+		return -1;
 	return check_ibs_opts(o);
 }
 
@@ -447,7 +492,7 @@ int main(int argc, char **argv)
 			       " (perf's)" : "");
 		return !t;
 	}
-	if (o.print_control && o.events[0] && optind == argc)
+	if (o.print_control && (o.events[0] || o.n26) && optind == argc)
 		return do_control(&o);
 	if (!other && optind < argc) {
 		o.cmd = argv + optind;

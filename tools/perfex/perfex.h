@@ -1,8 +1,9 @@
 /* SPDX-License-Identifier: GPL-2.0-only */
 /*
- * perfex: what its three parts share. perfex.c reads the command line
- * and lists events; run.c turns the events into a control and counts a
- * command with it; print.c prints the counts as perf stat would
+ * perfex: what its parts share. perfex.c reads the command line and
+ * lists events; run.c turns the events into a control and counts a
+ * command with it; print.c prints the counts as perf stat would;
+ * compat26.c takes perfctr 2.6's event arguments; ibs.c does IBS
  * (Documentation/perfctr/perfex.rst).
  */
 #ifndef _PERFEX_H
@@ -18,6 +19,13 @@
 #define EX_NOEXEC	126	/* the command cannot be executed */
 #define EX_NOTFOUND	127	/* no such command */
 
+/* One perfctr 2.6 event, EVNTSEL[/ESCR][@PMC] (compat26.c). */
+struct ev26 {
+	__u32 evntsel, escr, pmc;
+	int has_escr, has_pmc;
+	char text[64];		/* as given */
+};
+
 struct opts {
 	int list, info, verbose, print_control, table, json;
 	const char *cpuid;
@@ -27,6 +35,10 @@ struct opts {
 	char events[4096];	/* -e, joined with commas */
 	char **cmd;		/* the command and its arguments */
 	struct perfctr_ibs_control ibs;	/* --ibs-*: flags 0, none */
+	struct ev26 ev26[PERFCTR_NR_PMCS];	/* -e in 2.6's form */
+	unsigned int n26;
+	__u32 p4pe, p4pmv;	/* --p4pe, --p4pmv */
+	int has_p4pe, has_p4pmv;
 };
 
 /* What a run counts, and how its rows are named. */
@@ -38,6 +50,7 @@ struct plan {
 	unsigned long long tsc_khz;	/* TSC ticks per ms; 0: unknown */
 	struct perfctr_ibs_control ibs;	/* the child's IBS; flags 0: none */
 	int print_counts;	/* 0: IBS alone, no counts asked for */
+	int raw26;		/* perfctr 2.6's events: the control as given */
 };
 
 /* One run's totals: the command's own plus its members'. */
@@ -91,6 +104,14 @@ void ibs_header(struct ibs_sink *k);
 int ibs_follow(struct vperfctr_ibs_ring *r, pid_t pid, int *status,
 	       struct ibs_sink *k);
 void ibs_summary(const struct ibs_sink *k);
+
+/* compat26.c: perfctr 2.6's events and --p4pe, --p4pmv */
+int p26_is_event(const char *arg);
+int p26_add_event(struct opts *o, const char *arg);
+int p26_pebs(struct opts *o, int vert, const char *opt, const char *arg);
+int p26_check_opts(const struct opts *o);
+int p26_plan(const struct opts *o, struct vperfctr_control *ctl,
+	     struct perfctr_event_set *set);
 
 /* print.c */
 void stats_add(struct stats *s, const struct plan *p, const struct counts *c);

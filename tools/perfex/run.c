@@ -173,11 +173,16 @@ int make_plan(const struct opts *o, struct plan *p)
 	if (ibs_engines(&p->ibs))
 		p->ibs.ring_pages = IBS_RING_PAGES;
 	/* IBS alone counts the TSC only, and prints no counts. */
-	p->print_counts = o->events[0] || !ibs_engines(&p->ibs);
+	p->print_counts = o->events[0] || o->n26 || !ibs_engines(&p->ibs);
 	err = ibs_plan_check(&p->ibs, p->info.ibs_caps);
 	if (err)
 		return err;
-	if (o->events[0]) {
+	if (o->n26) {
+		err = p26_plan(o, &p->ctl, &p->set);
+		if (err)
+			return err;
+		p->raw26 = 1;
+	} else if (o->events[0]) {
 		err = given_plan(o, p);
 		if (err)
 			return err;
@@ -377,6 +382,9 @@ static int child_failed(const struct plan *p, const char *cmd,
 		return exec_failed(cmd, r->err);
 	case ST_CONTROL:
 		control_refused(r->err);
+		if (p->raw26 && r->err == EINVAL)
+			fprintf(stderr,
+				"perfex: note: perfctr 2.6 events go to the registers as given: check each EVNTSEL (its enable and mode bits too), /ESCR and @PMC against Documentation/perfctr/x86.rst; --print-control shows the control\n");
 		break;
 	case ST_IBS:
 	case ST_IBS_RING:

@@ -13,7 +13,11 @@ static int generic_check_control(const struct perfctr_cpu_state *state,
 {
 	const struct perfctr_cpu_control *control = &state->control;
 
-	if (control->tsc_on != 1 || control->nractrs || control->nrictrs)
+	/*
+	 * The TSC or nothing: an empty control stops counting here as on
+	 * every family (perfctr 2.6's vperfctr_stop() writes one).
+	 */
+	if (control->nractrs || control->nrictrs)
 		return -EINVAL;
 	return 0;
 }

@@ -24,28 +24,30 @@
 /*
  * One counter's setup. The four bytes are, in order, the low 32 bits of
  * a Pentium Pro PerfEvtSel: event, unit mask, flags (bits 16-23), counter
- * mask; pmc_val is all four as one word.
+ * mask; pmcu_val is all four as one word. The union and its members have
+ * FreeBSD's names, so a program that uses them rather than the accessors
+ * builds too.
  */
 struct pmc {
 	int pmc_num;			/* 0 .. NPMC - 1 */
 	union {
 		struct {
-			unsigned char event;
-			unsigned char unit;
-			unsigned char flags;
-			unsigned char mask;
-		} bytes;
-		unsigned int word;
-	} pmc_u;
+			unsigned char pmcus_event;
+			unsigned char pmcus_unit;
+			unsigned char pmcus_flags;
+			unsigned char pmcus_mask;
+		} pmcu_s;
+		unsigned int pmcu_val;
+	} pmc_pmcu;
 };
 
 /* FreeBSD's accessors; not in the kernel, whose names they would take. */
 #ifndef __KERNEL__
-#define pmc_event	pmc_u.bytes.event
-#define pmc_unit	pmc_u.bytes.unit
-#define pmc_flags	pmc_u.bytes.flags
-#define pmc_mask	pmc_u.bytes.mask
-#define pmc_val		pmc_u.word
+#define pmc_event	pmc_pmcu.pmcu_s.pmcus_event
+#define pmc_unit	pmc_pmcu.pmcu_s.pmcus_unit
+#define pmc_flags	pmc_pmcu.pmcu_s.pmcus_flags
+#define pmc_mask	pmc_pmcu.pmcu_s.pmcus_mask
+#define pmc_val		pmc_pmcu.pmcu_val
 #endif
 
 /* pmc_flags: PerfEvtSel bits 16-23. */

@@ -20,6 +20,7 @@ static const check_area_fn areas[] = {
 	px_inherit_tcase,
 	px_send_tcase,
 	px_ibs_tcase,
+	px_compat26_tcase,
 };
 
 int main(int argc, char **argv)

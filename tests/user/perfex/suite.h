@@ -19,6 +19,7 @@ void px_errors_tcase(struct Suite *s);
 void px_inherit_tcase(struct Suite *s);
 void px_send_tcase(struct Suite *s);
 void px_ibs_tcase(struct Suite *s);
+void px_compat26_tcase(struct Suite *s);
 
 #define OUT_MAX		16384
 

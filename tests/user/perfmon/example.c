@@ -9,6 +9,10 @@
  *
  * WORDn is counter n's struct pmc pmc_val, in hex. Prints "pmc0 N",
  * "pmc1 N" and "tsc N", one a line. check_perfmon runs it.
+ *
+ * It stands alone: make install puts it in the documentation's examples
+ * (perfmon-example.c), and it builds there with the installed header
+ * and nothing else: cc -o perfmon-example perfmon-example.c
  */
 #include <err.h>
 #include <fcntl.h>
@@ -19,7 +23,16 @@
 
 #include <perfctr/perfmon.h>
 
-#include "work.h"
+/* The loop counted; check_perfmon counts the same code (work.h). */
+static void work(unsigned long loops)
+{
+	unsigned long i, x = 0;
+
+	for (i = 0; i < loops; i++) {
+		x += i;
+		__asm__ __volatile__("" : "+r" (x));	/* each step done */
+	}
+}
 
 int main(int argc, char **argv)
 {
@@ -48,7 +61,7 @@ int main(int argc, char **argv)
 	for (i = 0; i < NPMC; i++)
 		if (ioctl(fd, PMIOSTART, &i) < 0)
 			err(1, "PMIOSTART %d", i);
-	pm_work(loops);
+	work(loops);
 	for (i = NPMC - 1; i >= 0; i--)
 		if (ioctl(fd, PMIOSTOP, &i) < 0)
 			err(1, "PMIOSTOP %d", i);

@@ -93,6 +93,7 @@ static const check_area_fn areas[] = {
 	pm_ioctl_tcase,
 	pm_share_tcase,
 	pm_count_tcase,
+	pm_names_tcase,
 };
 
 int main(void)

@@ -4,7 +4,8 @@
  * perfctr.ko (the TSC only) and on the simulated PMUs
  * (PERFCTR_SIM_MODEL=NAME). Its files: main.c (the layouts), ioctl.c
  * (every request, accepted and refused), share.c (the hardware and the
- * thread shared with /proc/perfctr), count.c (what the counters count).
+ * thread shared with /proc/perfctr), count.c (what the counters count),
+ * names.c (FreeBSD's names for struct pmc's union).
  */
 #ifndef _PERFCTR_CHECK_PERFMON_H
 #define _PERFCTR_CHECK_PERFMON_H
@@ -39,5 +40,6 @@ unsigned int pm_evntsel(int num);
 void pm_ioctl_tcase(Suite *s);
 void pm_share_tcase(Suite *s);
 void pm_count_tcase(Suite *s);
+void pm_names_tcase(Suite *s);
 
 #endif /* _PERFCTR_CHECK_PERFMON_H */

@@ -1,5 +1,8 @@
 /* SPDX-License-Identifier: GPL-2.0-only */
-/* The loop perfmon-example and check_perfmon both count: the same code. */
+/*
+ * The loop check_perfmon counts; example.c, which is installed and so
+ * includes nothing of the tests', has the same code as work().
+ */
 #ifndef _PERFCTR_PERFMON_WORK_H
 #define _PERFCTR_PERFMON_WORK_H
 

@@ -55,13 +55,7 @@ static int dir_io(int dfd, const char *name, void *buf, size_t size,
 	saved = errno;
 	close(fd);
 	errno = saved;
-	if (n < 0)
-		return -1;
-	if ((size_t)n != size) {
-		errno = EIO;
-		return -1;
-	}
-	return 0;
+	return perfctr_io_result(n, size);
 }
 
 /* Whether the thread of directory @dfd has a set: its status is not "none". */
@@ -94,6 +88,49 @@ static int path_has_set(const char *dir)
 	return ret;
 }
 
+/*
+ * 2.6 took an Intel fixed counter's setup in the general counters'
+ * EVNTSEL layout and made the 4-bit IA32_FIXED_CTR_CTRL field of it: OS
+ * (bit 17) to bit 0, USR (16) to bit 1, INT (20) to bit 3. The module
+ * takes the field itself (x86.rst), so a value with bits above the
+ * field's, which it would refuse, is converted; the rest are left alone.
+ */
+static const struct vperfctr_control *
+fixed_from_26(const struct vperfctr_control *in, struct vperfctr_control *buf)
+{
+#if defined(__x86_64__) || defined(__i386)
+	const struct perfctr_cpu_control *c = &in->cpu_control;
+	unsigned int i, n = c->nractrs + c->nrictrs;
+	int copied = 0;
+
+	for (i = 0; i < n && i < PERFCTR_NR_PMCS; i++) {
+		unsigned int e = c->evntsel[i];
+
+		if (!(c->pmc_map[i] & PERFCTR_X86_FIXED_PMC) || e <= 0xF)
+			continue;
+		if (!copied) {
+			*buf = *in;
+			copied = 1;
+		}
+		buf->cpu_control.evntsel[i] = ((e >> 17) & 1) |
+					      ((e >> 16) & 1) << 1 |
+					      ((e >> 20) & 1) << 3;
+	}
+	return copied ? buf : in;
+#else
+	(void)buf;
+	return in;
+#endif
+}
+
+int perfctr26_vperfctr_control(const struct vperfctr *vp,
+			       const struct vperfctr_control *control)
+{
+	struct vperfctr_control buf;
+
+	return vperfctr_control(vp, fixed_from_26(control, &buf));
+}
+
 /* The raw calls */
 
 int _vperfctr_open(int creat)
@@ -120,9 +157,11 @@ int _vperfctr_open(int creat)
 
 int _vperfctr_control(int fd, const struct vperfctr_control *control)
 {
+	struct vperfctr_control buf;
+
 	if (!fd_is_perfctr(fd))
 		return -1;
-	return perfctr_control_write_at(fd, control);
+	return perfctr_control_write_at(fd, fixed_from_26(control, &buf));
 }
 
 int _vperfctr_read_control(int fd, struct vperfctr_control *control)
@@ -265,7 +304,7 @@ int rvperfctr_read_state(const struct rvperfctr *rv,
 int rvperfctr_control(const struct rvperfctr *rv,
 		      struct vperfctr_control *control)
 {
-	return vperfctr_control(rv_vp(rv), control);
+	return perfctr26_vperfctr_control(rv_vp(rv), control);
 }
 
 int rvperfctr_stop(const struct rvperfctr *rv)

@@ -19,4 +19,7 @@
 int perfctr_control_write_at(int dfd, const struct vperfctr_control *ctl);
 int perfctr_control_read_at(int dfd, struct vperfctr_control *ctl);
 
+/* The result of a pread()/pwrite() of @size bytes: 0, or -1 (EIO short). */
+int perfctr_io_result(ssize_t n, size_t size);
+
 #endif /* _LIBPERFCTR_INT_H */

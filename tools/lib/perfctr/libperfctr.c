@@ -544,7 +544,7 @@ pid_t vperfctr_tid(const struct vperfctr *vp)
 /* The files */
 
 /* pread()/pwrite() of exactly @size bytes at offset 0; short is EIO. */
-static int io_result(ssize_t n, size_t size)
+int perfctr_io_result(ssize_t n, size_t size)
 {
 	if (n < 0)
 		return -1;
@@ -577,12 +577,12 @@ static int vp_control_is_1_0(const struct vperfctr_control *ctl)
 
 static int vp_write_control(int fd, const struct vperfctr_control *ctl)
 {
-	if (!io_result(pwrite(fd, ctl, sizeof(*ctl), 0), sizeof(*ctl)))
+	if (!perfctr_io_result(pwrite(fd, ctl, sizeof(*ctl), 0), sizeof(*ctl)))
 		return 0;
 	if (errno != EINVAL || sizeof(*ctl) == VPERFCTR_CONTROL_SIZE_1_0 ||
 	    !vp_control_is_1_0(ctl))
 		return -1;
-	return io_result(pwrite(fd, ctl, VPERFCTR_CONTROL_SIZE_1_0, 0),
+	return perfctr_io_result(pwrite(fd, ctl, VPERFCTR_CONTROL_SIZE_1_0, 0),
 			 VPERFCTR_CONTROL_SIZE_1_0);
 }
 
@@ -613,7 +613,7 @@ static int vp_read_control(int fd, struct vperfctr_control *ctl)
 	n = pread(fd, ctl, sizeof(*ctl), 0);
 	if (n == VPERFCTR_CONTROL_SIZE_1_0)
 		return 0;
-	return io_result(n, sizeof(*ctl));
+	return perfctr_io_result(n, sizeof(*ctl));
 }
 
 int vperfctr_read_control(const struct vperfctr *vp,
@@ -663,7 +663,7 @@ __attribute__((__noinline__, __cold__))
 int vperfctr_read_sums(const struct vperfctr *vp,
 		       struct perfctr_sum_ctrs *sums)
 {
-	return io_result(pread(vp->sums_fd, sums, sizeof(*sums), 0),
+	return perfctr_io_result(pread(vp->sums_fd, sums, sizeof(*sums), 0),
 			 sizeof(*sums));
 }
 
@@ -690,13 +690,13 @@ int vperfctr_read_children(const struct vperfctr *vp,
 		errno = EOPNOTSUPP;
 		return -1;
 	}
-	return io_result(pread(vp->children_fd, ch, sizeof(*ch), 0),
+	return perfctr_io_result(pread(vp->children_fd, ch, sizeof(*ch), 0),
 			 sizeof(*ch));
 }
 
 static int vp_command(const struct vperfctr *vp, __u32 cmd)
 {
-	return io_result(pwrite(vp->command_fd, &cmd, sizeof(cmd), 0),
+	return perfctr_io_result(pwrite(vp->command_fd, &cmd, sizeof(cmd), 0),
 			 sizeof(cmd));
 }
 
@@ -805,7 +805,7 @@ int vperfctr_send(const struct vperfctr *vp, int sock)
 	do
 		n = sendmsg(sock, &mh, MSG_NOSIGNAL);
 	while (n < 0 && errno == EINTR);
-	return io_result(n, sizeof(m));
+	return perfctr_io_result(n, sizeof(m));
 }
 
 /*
@@ -1141,7 +1141,7 @@ int vperfctr_ibs_control(struct vperfctr *vp,
 {
 	if (vp_ibs_fd(vp) < 0)
 		return -1;
-	return io_result(pwrite(vp->ibs_fd, c, sizeof(*c), 0), sizeof(*c));
+	return perfctr_io_result(pwrite(vp->ibs_fd, c, sizeof(*c), 0), sizeof(*c));
 }
 
 int vperfctr_read_ibs_control(struct vperfctr *vp,
@@ -1149,7 +1149,7 @@ int vperfctr_read_ibs_control(struct vperfctr *vp,
 {
 	if (vp_ibs_fd(vp) < 0)
 		return -1;
-	return io_result(pread(vp->ibs_fd, c, sizeof(*c), 0), sizeof(*c));
+	return perfctr_io_result(pread(vp->ibs_fd, c, sizeof(*c), 0), sizeof(*c));
 }
 
 /* The header the kernel wrote: this ABI's, and slots that fit @size. */
@@ -1267,7 +1267,7 @@ int vperfctr_ibs_drain(struct vperfctr_ibs_ring *r,
 	/* The copies are done before the slots are handed back. */
 	__atomic_thread_fence(__ATOMIC_RELEASE);
 	tail += n;
-	if (io_result(pwrite(r->fd, &tail, sizeof(tail), 0), sizeof(tail)))
+	if (perfctr_io_result(pwrite(r->fd, &tail, sizeof(tail), 0), sizeof(tail)))
 		return -1;
 	return n;
 }
@@ -1315,7 +1315,7 @@ int vperfctr_ibs_ring_send(const struct vperfctr_ibs_ring *r, int sock)
 	do
 		n = sendmsg(sock, &mh, MSG_NOSIGNAL);
 	while (n < 0 && errno == EINTR);
-	return io_result(n, sizeof(m));
+	return perfctr_io_result(n, sizeof(m));
 }
 
 /* 0, or minus the errno that refuses a ring's message. */

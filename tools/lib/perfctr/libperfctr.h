@@ -24,14 +24,17 @@ extern "C" {
 #ifdef PERFCTR_API_2_6
 /*
  * perfctr 2.6's API (libperfctr.rst, "Programs written for perfctr 2.6"):
- * its types under their 2.6 names, its ABI version, and the calls it
- * shares with this project's API, which take the same arguments.
+ * its types under their 2.6 names and its ABI version; the calls it
+ * shares with this project's API follow both.
  */
 #include "libperfctr26.h"
 
 #define perfctr_info		perfctr26_info
 #define perfctr_event_set	perfctr26_event_set
 #define perfctr_cpu_state	perfctr_cpu_state_user
+/* A function-like macro: struct vperfctr_control keeps its name. */
+#define vperfctr_control(vp, control) \
+	perfctr26_vperfctr_control((vp), (control))
 #undef PERFCTR_ABI_VERSION
 #define PERFCTR_ABI_VERSION	PERFCTR26_ABI_VERSION
 #define PERFCTR_API_VERSION	PERFCTR26_API_VERSION
@@ -41,18 +44,6 @@ static inline int perfctr_abi_check_fd(int fd)
 {
 	return _perfctr_abi_check_fd(fd, PERFCTR_ABI_VERSION);
 }
-
-struct vperfctr *vperfctr_open(void);
-void vperfctr_close(struct vperfctr *vp);
-int vperfctr_control(const struct vperfctr *vp,
-		     const struct vperfctr_control *ctl);
-int vperfctr_read_ctrs(const struct vperfctr *vp,
-		       struct perfctr_sum_ctrs *sums);
-unsigned long long vperfctr_read_tsc(const struct vperfctr *vp);
-unsigned long long vperfctr_read_pmc(const struct vperfctr *vp,
-				     unsigned int i);
-int vperfctr_iresume(const struct vperfctr *vp);
-int vperfctr_unlink(const struct vperfctr *vp);
 
 #else /* this project's API */
 
@@ -101,11 +92,8 @@ int perfctr_parse_counter(struct perfctr_cpu_control *c, const char *arg);
 
 struct vperfctr;
 
-/* The calling thread's counters. The state page is mapped. */
-struct vperfctr *vperfctr_open(void);
 /* Another thread's (ptrace-attach permission needed); no state page. */
 struct vperfctr *vperfctr_open_tid(pid_t tid);
-void vperfctr_close(struct vperfctr *vp);
 /* The thread the handle was opened for, as its opener named it. */
 pid_t vperfctr_tid(const struct vperfctr *vp);
 
@@ -122,8 +110,6 @@ pid_t vperfctr_tid(const struct vperfctr *vp);
 int vperfctr_send(const struct vperfctr *vp, int sock);
 struct vperfctr *vperfctr_receive(int sock);
 
-int vperfctr_control(const struct vperfctr *vp,
-		     const struct vperfctr_control *ctl);
 int vperfctr_read_control(const struct vperfctr *vp,
 			  struct vperfctr_control *ctl);
 
@@ -139,25 +125,10 @@ int vperfctr_read_sums(const struct vperfctr *vp,
 int vperfctr_read_children(const struct vperfctr *vp,
 			   struct vperfctr_children *ch);
 
-/*
- * The fast path, for vperfctr_open() handles: the sums from the state
- * page, plus what the running counters added since they were last
- * resumed (RDTSC, RDPMC), retried until the page's sequence counter
- * shows a consistent view. Without a usable RDPMC (or RDTSC) it falls
- * back to vperfctr_read_sums().
- */
-int vperfctr_read_ctrs(const struct vperfctr *vp,
-		       struct perfctr_sum_ctrs *sums);
-unsigned long long vperfctr_read_tsc(const struct vperfctr *vp);
-unsigned long long vperfctr_read_pmc(const struct vperfctr *vp,
-				     unsigned int i);
-
-/* Commands (VPERFCTR_CMD_*). */
+/* Commands (VPERFCTR_CMD_*); vperfctr_iresume() and _unlink() below. */
 int vperfctr_suspend(const struct vperfctr *vp);
 int vperfctr_resume(const struct vperfctr *vp);
 int vperfctr_clear(const struct vperfctr *vp);
-int vperfctr_iresume(const struct vperfctr *vp);
-int vperfctr_unlink(const struct vperfctr *vp);
 
 /*
  * The set's state as <tid>/status says it, without the newline: "none",
@@ -286,6 +257,31 @@ int perfctr_event_encode(const struct perfctr_event_table *t,
 			 struct perfctr_event_set *set);
 
 #endif /* PERFCTR_API_2_6 */
+
+/* The calls of both APIs, with the same arguments (2.6's const handles). */
+struct vperfctr;
+
+/* The calling thread's counters. The state page is mapped. */
+struct vperfctr *vperfctr_open(void);
+void vperfctr_close(struct vperfctr *vp);
+/* The name in parentheses: 2.6 mode's macro of the name stays out. */
+int (vperfctr_control)(const struct vperfctr *vp,
+		       const struct vperfctr_control *ctl);
+
+/*
+ * The fast path, for vperfctr_open() handles: the sums from the state
+ * page, plus what the running counters added since they were last
+ * resumed (RDTSC, RDPMC), retried until the page's sequence counter
+ * shows a consistent view. Without a usable RDPMC (or RDTSC) it falls
+ * back to vperfctr_read_sums().
+ */
+int vperfctr_read_ctrs(const struct vperfctr *vp,
+		       struct perfctr_sum_ctrs *sums);
+unsigned long long vperfctr_read_tsc(const struct vperfctr *vp);
+unsigned long long vperfctr_read_pmc(const struct vperfctr *vp,
+				     unsigned int i);
+int vperfctr_iresume(const struct vperfctr *vp);
+int vperfctr_unlink(const struct vperfctr *vp);
 
 #ifdef __cplusplus
 }

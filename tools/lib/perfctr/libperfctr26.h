@@ -18,6 +18,8 @@
 extern "C" {
 #endif
 
+struct vperfctr;
+
 /*
  * 2.6's abi_version: the API version (5.2) in the upper half, the
  * arch's control layout version in the lower (x86 5.1, ppc32 0.0).
@@ -147,13 +149,19 @@ struct perfctr26_event_set {
 	const struct perfctr_event *events;
 };
 
+/*
+ * vperfctr_control() as 2.6 programs call it (libperfctr.h maps the one
+ * to the other in 2.6 mode): an Intel fixed counter's evntsel may be in
+ * the EVNTSEL layout 2.6 took (libperfctr.rst).
+ */
+int perfctr26_vperfctr_control(const struct vperfctr *vp,
+			       const struct vperfctr_control *control);
+
 /* The raw calls: a descriptor of the calling thread's directory. */
 int _vperfctr_open(int creat);
 int _vperfctr_control(int fd, const struct vperfctr_control *control);
 int _vperfctr_read_control(int fd, struct vperfctr_control *control);
 int _vperfctr_read_sum(int fd, struct perfctr_sum_ctrs *sum);
-
-struct vperfctr;
 
 /* mode: 0 (the set must exist) or VPERFCTR_OPEN_CREAT_EXCL. */
 #define VPERFCTR_OPEN_CREAT_EXCL	3
