@@ -5,7 +5,8 @@
 # (KUnit and Check in the test VM, the stock-kernel load test, the lint
 # gate), then print "N passed, N failed". Exits non-zero on any failure,
 # timeout, or kernel complaint in a guest log. The parts (x86, rt, ppc32,
-# stock, matrix, and kernels, which goes with stock) are in tests/check/;
+# stock, matrix, papi, and kernels, which goes with stock) are in
+# tests/check/;
 # this file holds what they share: the records, the log scans, the x86_64
 # build and the tally.
 set -uo pipefail
@@ -44,11 +45,11 @@ finish() {
 
 section() { echo; echo "=== $*"; }
 
-# PERFCTR_CHECK_ONLY="vp install x86 rt ppc32 stock pkg matrix lint" (any
-# of them) runs only those parts, for work on one of them; make check runs
-# them all.
+# PERFCTR_CHECK_ONLY="vp install x86 rt ppc32 stock pkg matrix papi lint"
+# (any of them) runs only those parts, for work on one of them; make check
+# runs them all.
 want() {
-	case " ${PERFCTR_CHECK_ONLY:-vp install x86 rt ppc32 stock pkg matrix lint} " in
+	case " ${PERFCTR_CHECK_ONLY:-vp install x86 rt ppc32 stock pkg matrix papi lint} " in
 	*" $1 "*) return 0 ;;
 	esac
 	return 1
@@ -211,6 +212,7 @@ fi
 . "$ROOT/tests/check/rt.sh"
 . "$ROOT/tests/check/ppc32.sh"
 . "$ROOT/tests/check/matrix.sh"
+. "$ROOT/tests/check/papi.sh"
 . "$ROOT/tests/check/kernels.sh"
 
 want lint && {

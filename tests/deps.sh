@@ -12,6 +12,9 @@ pkgs="make gcc libc6-dev bc flex bison libelf-dev libssl-dev dwarves cpio
       xz-utils gzip kmod pkg-config perl linux-source-6.1 linux-headers-amd64
       qemu-system-x86 busybox-static check libsubunit-dev sparse python3
       linux-source-6.12 python3-docutils man-db"
+# The papi part (tests/papi/build-papi.sh) fetches Debian's papi source
+# with apt and needs nothing more: gcc, make and libc6-dev's static libc
+# build it, with its C tests only (no gfortran).
 # The pkg part (tests/check/pkg.sh): the Debian packages, lintian, and a
 # bookworm system to install them in.
 pkgs="$pkgs debootstrap dkms debhelper dh-dkms lintian"

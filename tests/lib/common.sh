@@ -75,9 +75,11 @@ build_x86() {
 	build_user "$BUILD/user" || { cat "$BUILD/user/build.log"; exit 1; }
 }
 
-# make_initramfs OUT KBUILD MODDIR USERDIR [BUSYBOX]
+# make_initramfs OUT KBUILD MODDIR USERDIR [BUSYBOX [DEST=SRC...]]
 make_initramfs() {
 	local out=$1 kb=$2 mods=$3 user=$4 bb=${5:-/bin/busybox} extra=() f
+	shift $(($# < 5 ? $# : 5))
+	extra=("$@")
 	for f in "$mods"/*.ko; do extra+=("/lib/modules/$(basename "$f")=$f"); done
 	for f in "$user"/check_*; do extra+=("/tests/$(basename "$f")=$f"); done
 	[ -f "$user/simpmu_check" ] && extra+=("/tests/simpmu_check=$user/simpmu_check")
@@ -106,7 +108,7 @@ make_initramfs() {
 #   --user DIR       also pack DIR's tests and tools (make_initramfs)
 #   --busybox FILE   a static busybox of the guest's arch (default the host's)
 #   --init FILE      FILE is /init, with no busybox and no plans
-#   --file DEST=SRC  one more file (without --user)
+#   --file DEST=SRC  one more file
 #   --kernel IMAGE   boot IMAGE (a stock kernel); KBUILD still packs
 #   --ppc M --cpu C --smp N --timeout S --icount --show: for run-vm.sh
 boot_plan() {
@@ -135,7 +137,7 @@ boot_plan() {
 		mkdir -p "$BUILD/$name-mods"
 		cp "$@" "$BUILD/$name-mods/" || return 1
 		make_initramfs "$BUILD/$name.cpio.gz" "$kb" "$BUILD/$name-mods" \
-			"$user" "$bb" || return 1
+			"$user" "$bb" "${files[@]}" || return 1
 	else
 		for m in "$@"; do files+=("/lib/modules/${m##*/}=$m"); done
 		"$ROOT/tests/vm/build-initramfs.sh" "${init[@]}" --busybox "$bb" \

@@ -9,7 +9,7 @@
 # kept) into a gzip'd initramfs; with --init, FILE is /init and there is
 # no busybox. The cpio is built from a list
 # with the kernel's usr/gen_init_cpio, so device nodes such as
-# /dev/console need no root.
+# /dev/console need no root. An extra file's directories are made.
 set -euo pipefail
 
 init= busybox=/bin/busybox
@@ -41,6 +41,14 @@ dirs="/bin /sbin /dev /proc /sys /tmp /plans /lib /lib/modules /tests"
 			echo "file /plans/$(basename "$p") $p 0644 0 0"
 		done
 	fi
+	# The extra files' directories that the list above lacks (PAPI's
+	# tests in /papi/ctests), parents first.
+	for spec in "$@"; do
+		d=$(dirname "${spec%%=*}")
+		while [ "$d" != / ]; do echo "$d"; d=$(dirname "$d"); done
+	done | sort -u | while read -r d; do
+		case " $dirs " in *" $d "*) ;; *) echo "dir $d 0755 0 0" ;; esac
+	done
 	for spec in "$@"; do
 		dest=${spec%%=*} src=${spec#*=}
 		mode=$(stat -c %a "$src")
