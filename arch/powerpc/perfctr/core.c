@@ -47,11 +47,13 @@ struct pp_cache *pp_this_cache(void)
 	return this_cpu_ptr(&pp_caches);
 }
 
-/* Generic mode: the timebase and nothing else. */
+/*
+ * Generic mode: the timebase or nothing (an empty control stops counting,
+ * as on every family; perfctr 2.6's vperfctr_stop() writes one).
+ */
 static int pp_check_generic(const struct perfctr_cpu_control *c)
 {
-	if (!pp_family.nrctrs &&
-	    (c->tsc_on != 1 || c->ppc.mmcr0 || c->ppc.mmcr2))
+	if (!pp_family.nrctrs && (c->ppc.mmcr0 || c->ppc.mmcr2))
 		return -EINVAL;
 	return 0;
 }

@@ -170,9 +170,10 @@ static const struct rule_case rule_cases[] = {
 	  .c = { { 0, 1 } }, .expect = BAD },
 	{ "604-threshmult", &sim_ppc_604, 1, 1, 0, .mmcr2 = 0x80000000,
 	  .c = { { 0, 1 } }, .expect = BAD },
-	/* Generic: tsc_on == 1 and nothing else. */
+	/* Generic: the timebase or nothing (an empty control), no more. */
 	{ "603e-tsc", &sim_ppc_603e, 1, 0, 0, .expect = OK },
-	{ "603e-no-tsc", &sim_ppc_603e, 0, 0, 0, .expect = BAD },
+	{ "603e-empty", &sim_ppc_603e, 0, 0, 0, .expect = OK },
+	{ "603e-tsc_on-2", &sim_ppc_603e, 2, 0, 0, .expect = BAD },
 	{ "603e-counter", &sim_ppc_603e, 1, 1, 0, .c = { { 0, 1 } }, .expect = BAD },
 	{ "603e-imode", &sim_ppc_603e, 1, 0, 1, .mmcr0 = IM,
 	  .c = { { 1, 1, 0 } }, .expect = BAD },
