@@ -24,27 +24,10 @@ mkdir -p "$cache"
 exec 9>"$cache/user.lock"
 flock -n 9 || { echo ">> waiting for another build of the $arch user space" >&2; flock 9; }
 
-# Debian's source lists, kept apart from the system's own apt state.
-apt_dir=$cache/apt-src
-apt_opts=(-o "Dir::Etc::SourceList=$apt_dir/sources.list"
-	  -o Dir::Etc::SourceParts=/dev/null
-	  -o "Dir::State::Lists=$apt_dir/lists")
-
-fetch_source() {	# fetch_source PKG DIR: orig tarball unpacked into DIR
-	local pkg=$1 dir=$2 tmp
-	tmp=$(mktemp -d)
-	(cd "$tmp" && apt-get "${apt_opts[@]}" source --download-only "$pkg" >&2)
-	mkdir -p "$dir"
-	tar -xf "$tmp"/"${pkg}"_*.orig.tar.* -C "$dir" --strip-components=1
-	rm -rf "$tmp"
-}
-
-if [ ! -d "$apt_dir/lists" ]; then
-	mkdir -p "$apt_dir/lists/partial"
-	echo "deb-src [signed-by=/usr/share/keyrings/debian-archive-keyring.gpg] http://deb.debian.org/debian bookworm main" \
-		>"$apt_dir/sources.list"
-	apt-get "${apt_opts[@]}" update -q >&2
-fi
+# Debian's source packages, through the cache's own deb-src list.
+# shellcheck source=tests/lib/apt-src.sh
+. "$here/../lib/apt-src.sh"
+apt_src_init "$cache"
 
 key=$( (cat "$0"; apt-cache "${apt_opts[@]}" showsrc busybox check |
 	sed -n 's/^Version: //p') | sha256sum | cut -c1-12)

@@ -43,18 +43,12 @@ mkdir -p "$cache"
 exec 9>"$cache/papi.lock"
 flock -n 9 || { echo ">> waiting for another build of PAPI" >&2; flock 9; }
 
-# Debian's source lists, kept apart from the system's own apt state (the
-# same list as tests/kernel/build-userland.sh).
-apt_dir=$cache/apt-src
-apt_opts=(-o "Dir::Etc::SourceList=$apt_dir/sources.list"
-	  -o Dir::Etc::SourceParts=/dev/null
-	  -o "Dir::State::Lists=$apt_dir/lists")
-if [ ! -d "$apt_dir/lists" ]; then
-	mkdir -p "$apt_dir/lists/partial"
-	echo "deb-src [signed-by=/usr/share/keyrings/debian-archive-keyring.gpg] http://deb.debian.org/debian bookworm main" \
-		>"$apt_dir/sources.list"
-	apt-get "${apt_opts[@]}" update -q >&2
-fi
+# Debian's source packages, through the cache's own deb-src list (as
+# tests/kernel/build-userland.sh's).
+# shellcheck source=tests/lib/apt-src.sh
+. "$here/../lib/apt-src.sh"
+apt_src_init "$cache"
+
 version=$(apt-cache "${apt_opts[@]}" showsrc papi |
 	sed -n 's/^Version: //p' | sort -V | tail -n 1)
 [ -n "$version" ] || { echo "build-papi: no papi source package" >&2; exit 1; }
@@ -64,12 +58,7 @@ src=$cache/src/papi-$version
 if [ ! -f "$src/.unpacked" ]; then
 	echo ">> fetching papi $version (Debian source)" >&2
 	rm -rf "$src"
-	tmp=$(mktemp -d)
-	(cd "$tmp" && apt-get "${apt_opts[@]}" source --download-only \
-		"papi=$version" >&2)
-	mkdir -p "$src"
-	tar -xf "$tmp"/papi_*.orig.tar.* -C "$src" --strip-components=1
-	rm -rf "$tmp"
+	fetch_source "papi=$version" "$src"
 	touch "$src/.unpacked"
 fi
 
