@@ -28,10 +28,16 @@ apt_src_init() {	# apt_src_init CACHE
 }
 
 fetch_source() {	# fetch_source PKG[=VERSION] DIR: orig tarball into DIR
-	local pkg=$1 dir=$2 tmp
+	local pkg=$1 dir=$2 tmp f
 	tmp=$(mktemp -d)
 	(cd "$tmp" && apt-get "${apt_opts[@]}" source --download-only "$pkg" >&2)
 	mkdir -p "$dir"
-	tar -xf "$tmp"/"${pkg%%=*}"_*.orig.tar.* -C "$dir" --strip-components=1
+	# The tarball, not its signature (.asc) where one comes with it.
+	for f in "$tmp"/"${pkg%%=*}"_*.orig.tar.*; do
+		case $f in
+		*.asc) ;;
+		*) tar -xf "$f" -C "$dir" --strip-components=1 ;;
+		esac
+	done
 	rm -rf "$tmp"
 }
