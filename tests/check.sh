@@ -223,6 +223,13 @@ grep -vE '^RESULT ' "$BUILD/jevents.log" | head -n 20
 }
 
 want lint && {
+section "amd-tables: the AMD tables against AMD's own event lists"
+python3 "$ROOT/tests/pmu-events/test_amd_tables.py" >"$BUILD/amd-tables.log" 2>&1
+sed -n 's/^RESULT \(PASS\|FAIL\) \(.*\)/\1 \2/p' "$BUILD/amd-tables.log" >>"$results"
+grep -vE '^RESULT ' "$BUILD/amd-tables.log" | head -n 60
+}
+
+want lint && {
 section "lint: checkpatch --strict, sparse C=2, W=1"
 bash "$ROOT/tests/lint.sh" "$kb" "$BUILD/lint" "$ppc_kb" >"$BUILD/lint.log" 2>&1
 sed -n 's/^RESULT \(PASS\|FAIL\) \(.*\)/\1 \2/p' "$BUILD/lint.log" >>"$results"
