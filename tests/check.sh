@@ -43,7 +43,8 @@ finish() {
 	exit $?
 }
 
-section() { echo; echo "=== $*"; }
+# Each heading says when it began, so a slow part shows in the log.
+section() { echo; echo "=== $* [at $((SECONDS / 60))m$((SECONDS % 60))s]"; }
 
 # PERFCTR_CHECK_ONLY="vp install x86 rt ppc32 stock pkg matrix papi lint"
 # (any of them) runs only those parts, for work on one of them; make check
