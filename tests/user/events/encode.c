@@ -62,6 +62,17 @@ static const struct good goods[] = {
 	  { C(0, 0x004300C0), C(1, 0x00030079) }, 0 },
 	{ "GenuineIntel-6-7-3", "cpu/event=0x2e,umask=0x4f/uk", 1,
 	  { C(0, 0x00434F2E) }, 0 },
+	/* perf's groups: the members, modifiers after '}' given to each. */
+	{ "GenuineIntel-6-7-3", "{FLOPS:u,MUL:k}", 2,
+	  { C(0, 0x004100C1), C(1, 0x00020012) }, 0 },
+	{ "GenuineIntel-6-7-3", "{FLOPS,MUL}:u", 2,
+	  { C(0, 0x004100C1), C(1, 0x00010012) }, 0 },
+	{ "GenuineIntel-6-7-3", "{cpu/event=0xc1/,MUL}:k", 2,
+	  { C(0, 0x004200C1), C(1, 0x00020012) }, 0 },
+	{ "GenuineIntel-6-7-3", "{FLOPS}:u,{MUL}", 2,
+	  { C(0, 0x004100C1), C(1, 0x00030012) }, 0 },
+	{ "GenuineIntel-6-7-3", "cpu/event=0xc0,name=insns/u", 1,
+	  { C(0, 0x004100C0) }, 0 },
 	/*
 	 * Core 2: the fixed counters (RDPMC 0x40000000 | n; field: bit 0
 	 * OS, bit 1 USR) go first; C0H on a general counter.
@@ -278,6 +289,23 @@ static const struct bad bads[] = {
 	{ "CentaurHauls-6-9-8", "cpu/event=0xc0,edge/", EINVAL, "has no" },
 	{ "GenuineIntel-15-2-7", "cpu/event=2,umask=1/", EINVAL, "escr=" },
 	{ "GenuineIntel-15-2-7", "cpu/escr=CRU_ESCR9,event=2/", EINVAL, "ESCR" },
+	/* perf's groups and modifiers that counting has no use for */
+	{ "GenuineIntel-6-7-3", "{INST_RETIRED,{MUL}}", EINVAL, "do not nest" },
+	{ "GenuineIntel-6-7-3", "INST_RETIRED{MUL}", EINVAL, "do not nest" },
+	{ "GenuineIntel-6-7-3", "{INST_RETIRED,MUL", EINVAL, "without its '}'" },
+	{ "GenuineIntel-6-7-3", "INST_RETIRED,MUL}", EINVAL, "without its '{'" },
+	{ "GenuineIntel-6-7-3", "{}", EINVAL, "empty event" },
+	{ "GenuineIntel-6-7-3", "{INST_RETIRED}u", EINVAL, "':modifiers'" },
+	{ "GenuineIntel-6-7-3", "{INST_RETIRED}:", EINVAL, "':modifiers'" },
+	{ "GenuineIntel-6-7-3", "{INST_RETIRED}:x", EINVAL, "unknown term" },
+	{ "GenuineIntel-6-7-3", "INST_RETIRED:p", EOPNOTSUPP, "drop :p" },
+	{ "GenuineIntel-6-7-3", "cpu/event=0xc0/upp", EOPNOTSUPP, "precise" },
+	{ "GenuineIntel-6-7-3", "{INST_RETIRED}:P", EOPNOTSUPP, "precise" },
+	{ "GenuineIntel-6-7-3", "cpu/event=0xc0,name=/", EINVAL, "name=" },
+	{ "GenuineIntel-6-7-3", "cpu/event=0xc0,name=a\tb/", EINVAL, "blanks" },
+	{ "GenuineIntel-6-7-3",
+	  "cpu/event=0xc0,name=a123456789012345678901234567890123456789012345678901234567890123/",
+	  EINVAL, "1 to 63" },
 	/* Names */
 	{ "GenuineIntel-6-7-3", "INST_RETIRD", ENOENT, "INST_RETIRED" },
 	{ "GenuineIntel-6-7-3", "INSTRUCTION_RETIRED", ENOENT, "perfex -l" },
@@ -361,6 +389,25 @@ START_TEST(encode_refuses_unsupported)
 #endif
 }
 
+/* A row is named as given, group modifiers and all, or by name=. */
+START_TEST(encode_row_names)
+{
+#ifndef __powerpc__
+	const struct perfctr_event_table *t = perfctr_event_table("GenuineIntel-6-7-3");
+	struct vperfctr_control ctl;
+	struct perfctr_event_set set;
+
+	ck_assert_int_eq(perfctr_event_encode(t, "{FLOPS,cpu/event=0x12,name=mul/}:u",
+					      BOTH, &ctl, &set), 0);
+	ck_assert_uint_eq(set.nr, 2);
+	ck_assert_str_eq(set.ev[0].text, "FLOPS:u");
+	ck_assert_str_eq(set.ev[1].text, "mul");
+	ck_assert_int_eq(perfctr_event_encode(t, "cpu/event=0xc0/:name=insns.u",
+					      BOTH, &ctl, &set), 0);
+	ck_assert_str_eq(set.ev[0].text, "insns.u");
+#endif
+}
+
 /* The caller's default modes apply only where :u/:k are absent. */
 START_TEST(encode_default_modes)
 {
@@ -396,4 +443,5 @@ void ev_encode_tcase(struct Suite *s)
 	tcase_add_loop_test(tc, encode_refuses, 0, ARRAY_SIZE(bads));
 	tcase_add_test(tc, encode_refuses_unsupported);
 	tcase_add_test(tc, encode_default_modes);
+	tcase_add_test(tc, encode_row_names);
 }

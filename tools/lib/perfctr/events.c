@@ -489,6 +489,37 @@ static int set_field(struct ctx *c, struct pe_req *r, const char *key,
 	return 0;
 }
 
+/*
+ * perf's precise modifiers ask where a sample was taken; perfctr counts
+ * and does not sample, so they are refused rather than taken as unknown.
+ */
+static int precise_word(struct ctx *c, struct pe_req *r, const char *w)
+{
+	if (!*w || strspn(w, "ukGHpP") != strlen(w) || !strpbrk(w, "pP"))
+		return 0;
+	return fail(c, EOPNOTSUPP,
+		    "'%s': :p asks for precise sampling (PEBS, IBS); perfctr counts events and does not sample them, so drop :p. For AMD's IBS samples see perfex --ibs-op (amd.rst).",
+		    r->text);
+}
+
+/* perf's name=: what the row is called in place of the event's text. */
+static int set_name(struct ctx *c, struct pe_req *r, const char *name)
+{
+	const char *s;
+
+	if (!*name || strlen(name) >= sizeof(r->name))
+		return fail(c, EINVAL,
+			    "'%s': name= wants 1 to %zu characters.",
+			    r->text, sizeof(r->name) - 1);
+	for (s = name; *s; s++)
+		if ((unsigned char)*s <= ' ' || *s == 0x7f || *s == '"')
+			return fail(c, EINVAL,
+				    "'%s': name= takes no blanks, quotes or control characters.",
+				    r->text);
+	strcpy(r->name, name);
+	return 0;
+}
+
 /* One term or modifier: key=value, a flag, a mode word or a name. */
 static int parse_term(struct ctx *c, struct pe_req *r, char *term, int *named,
 		      int allow_name)
@@ -499,8 +530,12 @@ static int parse_term(struct ctx *c, struct pe_req *r, char *term, int *named,
 
 	if (!eq && mode_word(r, term))
 		return 0;
+	if (!eq && precise_word(c, r, term))
+		return -1;
 	if (eq) {
 		*eq = '\0';
+		if (!strcmp(term, "name"))
+			return set_name(c, r, eq + 1);
 		if (!strcmp(term, "escr") && c->t->layout == PE_LAYOUT_P4) {
 			i = find_escr(eq + 1);
 			if (i < 0)
@@ -719,30 +754,92 @@ static int no_fit(struct ctx *c)
 	return -1;
 }
 
-/* Splits @list at commas outside cpu/.../. */
+/* One event of the list, @start to @end, into c->req. */
+static int add_req(struct ctx *c, const char *list, const char *start,
+		   const char *end)
+{
+	size_t len = end - start;
+
+	if (!len)
+		return fail(c, EINVAL, "'%s': an empty event in the list.", list);
+	if (c->nr == PERFCTR_NR_PMCS)
+		return fail(c, ENOSPC,
+			    "more than %d events: no CPU has that many counters.",
+			    PERFCTR_NR_PMCS);
+	if (len >= sizeof(c->req[0].text))
+		return fail(c, EINVAL, "'%.40s...': too long.", start);
+	memset(&c->req[c->nr], 0, sizeof(c->req[0]));
+	memcpy(c->req[c->nr].text, start, len);
+	c->nr++;
+	return 0;
+}
+
+/*
+ * After a group's '}': nothing, or ":MODS", which each member of the
+ * group (from c->req[first]) takes as if written after it, as in perf.
+ * *@p is left on the ',' or the end that follows.
+ */
+static int group_mods(struct ctx *c, const char *list, unsigned int first,
+		      const char **p)
+{
+	size_t len = strcspn(*p, ",");
+	unsigned int i;
+
+	if (**p && **p != ',' && (**p != ':' || len < 2))
+		return fail(c, EINVAL,
+			    "'%s': a group's '}' is followed by ':modifiers', a comma or the end.",
+			    list);
+	for (i = first; i < c->nr && len; i++) {
+		size_t have = strlen(c->req[i].text);
+
+		if (have + len >= sizeof(c->req[i].text))
+			return fail(c, EINVAL, "'%.40s...': too long.",
+				    c->req[i].text);
+		memcpy(c->req[i].text + have, *p, len);
+		c->req[i].text[have + len] = '\0';
+	}
+	*p += len;
+	return 0;
+}
+
+/*
+ * Splits @list at commas outside cpu/.../. perf's groups, {a,b}:MODS,
+ * are taken as their members: every list is counted as one group.
+ */
 static int split(struct ctx *c, const char *list)
 {
 	const char *p = list, *start = list;
-	int in_slash = 0;
+	int in_slash = 0, group = -1;	/* its first member, or -1 */
 
 	for (;; p++) {
-		if (*p == '/')
+		if (*p == '/') {
 			in_slash = !in_slash;
+		} else if (*p == '{' && !in_slash) {
+			if (group >= 0 || p != start)
+				return fail(c, EINVAL,
+					    "'%s': a '{' inside an event or a group; groups do not nest.",
+					    list);
+			group = c->nr;
+			start = p + 1;
+			continue;
+		} else if (*p == '}' && !in_slash) {
+			if (group < 0)
+				return fail(c, EINVAL, "'%s': a '}' without its '{'.", list);
+			p++;
+			if (add_req(c, list, start, p - 1) ||
+			    group_mods(c, list, group, &p))
+				return -1;
+			group = -1;
+			if (!*p)
+				return 0;
+			start = p + 1;
+			continue;
+		}
 		if ((*p == ',' && !in_slash) || !*p) {
-			size_t len = p - start;
-
-			if (!len)
-				return fail(c, EINVAL, "'%s': an empty event in the list.", list);
-			if (c->nr == PERFCTR_NR_PMCS)
-				return fail(c, ENOSPC,
-					"more than %d events: no CPU has that many counters.",
-					    PERFCTR_NR_PMCS);
-			if (len >= sizeof(c->req[0].text))
-				return fail(c, EINVAL, "'%.40s...': too long.",
-					    start);
-			memset(&c->req[c->nr], 0, sizeof(c->req[0]));
-			memcpy(c->req[c->nr].text, start, len);
-			c->nr++;
+			if (!*p && group >= 0)
+				return fail(c, EINVAL, "'%s': a '{' without its '}'.", list);
+			if (add_req(c, list, start, p))
+				return -1;
 			start = p + 1;
 		}
 		if (!*p)
@@ -804,7 +901,8 @@ int perfctr_event_encode(const struct perfctr_event_table *tab,
 		goto out;
 	set->nr = c->nr;
 	for (i = 0; i < c->nr; i++) {
-		memcpy(set->ev[i].text, c->req[i].text, sizeof(set->ev[i].text));
+		snprintf(set->ev[i].text, sizeof(set->ev[i].text), "%s",
+			 c->req[i].name[0] ? c->req[i].name : c->req[i].text);
 		set->ev[i].counter = i;
 	}
 	*ctl = out;

@@ -14,6 +14,7 @@
 /* One event of a list, parsed and resolved. */
 struct pe_req {
 	char text[128];			/* as the user gave it */
+	char name[64];			/* name=: the row's name, or "" */
 	unsigned int code, umask, cmask, inv, edge, duration;
 	unsigned int modes;		/* PERFCTR_EVENT_USER|KERNEL */
 	unsigned int explicit_modes;	/* from :u/:k, not the default */
