@@ -132,7 +132,7 @@ BAD = [
     ("mapfile-fields", {"mapfile": MAPFILE + "GenuineIntel-6-8,v1,pentium3\n"},
      "want 4 fields"),
     ("mapfile-uncore", {"mapfile": MAPFILE + "GenuineIntel-6-8,v1,pentium3,uncore\n"},
-     "perfctr drives core events only"),
+     "perfctr drives core counters only"),
     ("directory-unnamed", {"extra": {"orphan/x.json": "[]"}},
      "orphan: no mapfile row points here"),
     ("no-sources", {"sources": False}, "no SOURCES file"),
