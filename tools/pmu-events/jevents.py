@@ -432,13 +432,12 @@ def read_std(base, imported, err):
                 err(where, "EventName %r: want letters, digits, '_', '.', "
                     "'-'" % (name,))
                 continue
-            where = "%s: %s" % (where, name)
             if "ArchStdEvent" in e:
-                err(where, "a standard event cannot take another "
-                    "(ArchStdEvent)")
+                err("%s: %s" % (where, name), "a standard event cannot "
+                    "take another (ArchStdEvent)")
             elif name.lower() in std:
-                err(where, "duplicate standard event (first in %s)"
-                    % std[name.lower()][0])
+                err("%s: %s" % (where, name), "duplicate standard event "
+                    "(first in %s)" % std[name.lower()][0])
             else:
                 std[name.lower()] = (where, e)
     return std
