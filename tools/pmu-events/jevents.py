@@ -65,7 +65,8 @@ def layout_counters(layout):
     return mask >> 1 if layout.startswith("ppc") else mask
 
 
-# Our directories' layouts.
+# Our directories' layouts, keyed by the mapfile's Dir: a table in a
+# vendor folder is "vendor/dir" (table_layout).
 DIR_LAYOUT = {
     "x86": {
         "p5": "p5", "p5mmx": "p5", "cyrix-mii": "mii", "winchip": "winchip",
