@@ -80,7 +80,26 @@ def changed(**kv):
     return [e]
 
 
-# (name, tree() arguments, what the error must say)
+# Architecture standard events, in the arch folder's *.json (STD_FILES
+# is tree()'s extra= for them), and a table event that takes one.
+STD_EVENT = {"EventName": "INST_RETIRED", "EventCode": "0xC0",
+             "BriefDescription": "Standard.", "Counter": "0,1"}
+
+
+def std_files(events, sources=True):
+    files = {"std.json": events if isinstance(events, str)
+             else json.dumps(events)}
+    if sources:
+        files["SOURCES"] = "# where the standard events come from\n"
+    return files
+
+
+TAKES_STD = [{"ArchStdEvent": "inst_retired", "Counter": "1",
+              "BriefDescription": "Local."}]
+
+
+# (name, tree() arguments, what the error must say: a string, or a
+# tuple of strings it must all say)
 BAD = [
     ("not-json", {"events": "[{"}, "pipeline.json: not valid JSON"),
     ("not-an-array", {"events": "{}"}, "want a JSON array"),
@@ -131,11 +150,63 @@ BAD = [
      "bad regular expression"),
     ("mapfile-fields", {"mapfile": MAPFILE + "GenuineIntel-6-8,v1,pentium3\n"},
      "want 4 fields"),
+    ("mapfile-empty-version",
+     {"mapfile": MAPFILE + "GenuineIntel-6-8,,pentium3,core\n"},
+     "mapfile.csv:4: empty Version"),
+    ("mapfile-dir-outside",
+     {"mapfile": MAPFILE + "GenuineIntel-6-8,v1,../x86/pentium3,core\n"},
+     "want a directory or vendor/directory"),
     ("mapfile-uncore", {"mapfile": MAPFILE + "GenuineIntel-6-8,v1,pentium3,uncore\n"},
-     "perfctr drives core events only"),
+     "perfctr drives core counters only"),
     ("directory-unnamed", {"extra": {"orphan/x.json": "[]"}},
      "orphan: no mapfile row points here"),
     ("no-sources", {"sources": False}, "no SOURCES file"),
+    # A vendor folder (sub-directories, no JSON of its own) is looked
+    # into: its tables need rows too.
+    ("vendor-table-unnamed", {"extra": {"intel/orphan/x.json": "[]"}},
+     "x86/intel/orphan: no mapfile row points here"),
+    ("vendor-folder-with-json", {
+        "mapfile": MAPFILE + "GenuineIntel-6-8,v1,intel/p3v,core\n",
+        "extra": {"intel/x.json": "[]", "intel/p3v/SOURCES": "x\n",
+                  "intel/p3v/p.json": json.dumps([GOOD_EVENT])}},
+     "a vendor folder holds table directories only"),
+    # DIR_LAYOUT is keyed by the whole Dir: pentium3's is not intel/'s.
+    ("vendor-dir-no-layout", {
+        "mapfile": MAPFILE + "GenuineIntel-6-8,v1,intel/pentium3,core\n",
+        "extra": {"intel/pentium3/SOURCES": "x\n",
+                  "intel/pentium3/p.json": json.dumps([GOOD_EVENT])}},
+     "directory 'intel/pentium3' has no layout"),
+    ("arch-std-unknown", {"events": [{"ArchStdEvent": "NOPE"}],
+                          "extra": std_files([STD_EVENT])},
+     "pipeline.json[0]: NOPE: ArchStdEvent: no standard event"),
+    ("arch-std-not-a-string", {"events": [{"ArchStdEvent": 7}],
+                               "extra": std_files([STD_EVENT])},
+     "pipeline.json[0]: ArchStdEvent 7: want a standard event's EventName"),
+    ("arch-std-file-not-json", {"extra": std_files("[{")},
+     "x86/std.json: not valid JSON"),
+    ("arch-std-file-not-array", {"extra": std_files({"EventName": "X"})},
+     "x86/std.json: want a JSON array"),
+    ("arch-std-file-not-objects", {"extra": std_files(["X"])},
+     "x86/std.json[0]: a standard event must be a JSON object"),
+    ("arch-std-file-no-name", {"extra": std_files([{"EventCode": "0x1"}])},
+     "x86/std.json[0]: EventName None"),
+    ("arch-std-duplicate", {"extra": std_files([STD_EVENT, dict(
+        STD_EVENT, EventName="inst_retired")])},
+     "x86/std.json[1]: inst_retired: duplicate standard event"),
+    ("arch-std-takes-another", {"extra": std_files([dict(
+        STD_EVENT, ArchStdEvent="X")])},
+     "INST_RETIRED: a standard event cannot take another"),
+    ("arch-std-no-sources", {"extra": std_files([STD_EVENT],
+                                                sources=False)},
+     "no SOURCES file naming where they come from"),
+    # Checked by the using table's layout: 9 bits are too many for a P6.
+    ("arch-std-out-of-range", {"events": TAKES_STD, "extra": std_files([
+        dict(STD_EVENT, EventCode="0x1C0")])},
+     ("pipeline.json[0]: ArchStdEvent from ",
+      "x86/std.json[0]: INST_RETIRED: EventCode 0x1C0 is wider")),
+    ("arch-std-unknown-key", {"events": [dict(TAKES_STD[0], Colour="red")],
+                              "extra": std_files([STD_EVENT])},
+     "INST_RETIRED: unknown key Colour"),
     ("no-events", {"events": []}, "no events"),
     ("ppc-code-too-wide-for-pmc", {"ppc_events": [dict(
         PPC_EVENT, EventCode="0x40", Counter="1,2")]},
@@ -341,6 +412,140 @@ def check_imports(results):
                             "%s %s: got %s, want %s" % (d, g, have, w)))
 
 
+def load(root, import_dir=None):
+    """jevents.py's load_arch on x86: (errors, {dir: table}, mapping)."""
+    j = jevents_module()
+    err, notes = j.Errors(), []
+    mapping, tables, _ = j.load_arch(root, "x86", import_dir, err, notes)
+    return err.list, {t[0]: t for t in tables}, mapping
+
+
+def check_arch_std(results):
+    """A table event takes a standard event from the arch folder's
+    *.json; its own keys win."""
+    with tempfile.TemporaryDirectory() as tmp:
+        errs, tables, _ = load(tree(tmp, events=TAKES_STD,
+                                    extra=std_files([STD_EVENT])))
+    evs = tables["pentium3"][3] if "pentium3" in tables else []
+    e = evs[0] if len(evs) == 1 else None
+    results.append(("accepts-arch-std", not errs and e is not None and
+                    (e.name, e.code) == ("INST_RETIRED", 0xC0),
+                    "\n".join(errs) or "got %s" % [x.name for x in evs]))
+    # Counter "0,1" and the description are the standard event's; the
+    # table's "1" and "Local." replace them (bit n: counter n).
+    results.append(("arch-std-local-wins", e is not None and
+                    (e.gp, e.desc) == (0x2, "Local."),
+                    "got %s" % ((e.gp, e.desc) if e else None,)))
+
+
+def check_vendor(results):
+    """A table in a vendor sub-folder (mapfile Dir intel/p3v), its
+    layout keyed by that path; an unnamed sibling is still refused."""
+    j = jevents_module()
+    extra = {"intel/p3v/SOURCES": "x\n",
+             "intel/p3v/p.json": json.dumps([GOOD_EVENT])}
+    row = "GenuineIntel-6-8,v1,intel/p3v,core\n"
+    for name, more, want in (("accepts-vendor-folder", {}, None),
+                             ("rejects-vendor-sibling-unnamed",
+                              {"intel/orphan/p.json": "[]"},
+                              "intel/orphan: no mapfile row points here")):
+        j.DIR_LAYOUT["x86"]["intel/p3v"] = "p6"
+        with tempfile.TemporaryDirectory() as tmp:
+            root = tree(tmp, mapfile=MAPFILE + row, extra=dict(extra, **more))
+            err, notes = j.Errors(), []
+            mapping, tables, _ = j.load_arch(root, "x86", None, err, notes)
+        t = [x for x in tables if x[0] == "intel/p3v"]
+        if want is None:
+            ok = not err.list and len(t) == 1 and t[0][1] == "p6" and \
+                len(t[0][3]) == 1 and mapping[-1][3] == tables.index(t[0])
+        else:
+            ok = len(err.list) == 1 and want in err.list[0]
+        results.append((name, ok, "\n".join(err.list) or "tables %s"
+                        % [x[0] for x in tables]))
+
+
+MAP_PROGRAM = r"""
+#include <stdio.h>
+#include "pmu-events.h"
+int main(void)
+{
+	unsigned int i;
+
+	for (i = 0; i < pe_nr_map; i++)
+		printf("%s %s %s %s\n", pe_strings + pe_map[i].cpuid,
+		       pe_strings + pe_map[i].version,
+		       pe_strings + pe_map[i].type,
+		       pe_strings + pe_tables[pe_map[i].table].name);
+	return 0;
+}
+"""
+
+
+def check_version(results):
+    """The mapfile's Version and Type reach pe_map in the C."""
+    inc = os.path.join(ROOT, "tools", "lib", "perfctr")
+    want = "GenuineIntel-6-7 v7.42 core pentium3\n"
+    with tempfile.TemporaryDirectory() as tmp:
+        c, main = os.path.join(tmp, "pe.c"), os.path.join(tmp, "main.c")
+        exe = os.path.join(tmp, "map")
+        mapfile = MAPFILE.replace(",v1,", ",v7.42,")
+        rc, out = run(tree(tmp, mapfile=mapfile), "--arch", "x86", "-o", c)
+        with open(main, "w") as f:
+            f.write(MAP_PROGRAM)
+        ok = rc == 0
+        if ok:
+            p = subprocess.run(["cc", "-Wall", "-Werror", "-I", inc, "-o",
+                                exe, main, c], capture_output=True, text=True)
+            ok, out = p.returncode == 0, p.stderr
+        if ok:
+            p = subprocess.run([exe], capture_output=True, text=True)
+            ok = p.stdout == want
+            out = "got:\n%swant:\n%s" % (p.stdout, want)
+        results.append(("emits-version-and-type", ok, out))
+
+
+# perf-style tables whose events take standard events from the import
+# root's *.json: there (resolved, the table's Counter winning), or not.
+IMPORT_STD = [{"ArchStdEvent": "STD_CYC", "Counter": "0"},
+              {"ArchStdEvent": "GONE"}]
+IMPORT_STD_FILE = [{"EventName": "STD_CYC", "EventCode": "0x3C",
+                    "BriefDescription": "Cycles.", "Counter": "0,1,2,3"},
+                   {"MetricName": "m", "MetricExpr": "STD_CYC"}]
+
+
+def check_import_std(results):
+    """perf's ArchStdEvent references are kept: resolved against the
+    import root's standard files, else Unsupported; a broken standard
+    file of perf's is no error."""
+    for case, root_files in (("resolved", {"std.json": IMPORT_STD_FILE}),
+                             ("no-std-file", {}),
+                             ("broken-std-file", {"std.json": "[{"})):
+        with tempfile.TemporaryDirectory() as tmp:
+            os.makedirs(os.path.join(tmp, "stdish"))
+            with open(os.path.join(tmp, "stdish", "e.json"), "w") as f:
+                json.dump(IMPORT_STD, f)
+            with open(os.path.join(tmp, "mapfile.csv"), "w") as f:
+                f.write("h\nGenuineIntel-6-99,v1,stdish,core\n")
+            for fn, data in root_files.items():
+                with open(os.path.join(tmp, fn), "w") as f:
+                    f.write(data if isinstance(data, str)
+                            else json.dumps(data))
+            errs, tables, _ = load(os.path.join(ROOT, "tools", "pmu-events"),
+                                   tmp)
+        evs = {e.name: e for e in tables.get("stdish", (0, 0, 0, []))[3]}
+        cyc, gone = evs.get("STD_CYC"), evs.get("GONE")
+        if case == "resolved":
+            ok = cyc is not None and not cyc.why and \
+                (cyc.code, cyc.gp, cyc.desc) == (0x3C, 0x1, "Cycles.")
+        else:
+            ok = cyc is not None and "ArchStdEvent STD_CYC" in cyc.why
+        ok = ok and not errs and gone is not None and \
+            "ArchStdEvent GONE: no standard event" in gone.why
+        results.append(("import-arch-std-" + case, ok, "\n".join(errs) or
+                        "got %s" % {n: (hex(e.code), e.gp, e.why)
+                                    for n, e in evs.items()}))
+
+
 # perf's generic names every CPU of perf's own tables must resolve (the
 # ones its kernel maps give; ref-cycles on every Intel, and on AMD from
 # Zen 4, in tables that have its event: Linux 7.x's, not 6.12's).
@@ -383,12 +588,19 @@ def main():
     results = []
     check_good(results)
     check_imports(results)
+    check_arch_std(results)
+    check_vendor(results)
+    check_version(results)
+    check_import_std(results)
     check_real_imports(results)
     for name, args, says in BAD:
         with tempfile.TemporaryDirectory() as tmp:
             rc, out = run(tree(tmp, **args), "--check")
-            results.append(("rejects-" + name, rc == 1 and says in out,
-                            "rc %d, want 1 and '%s' in:\n%s" % (rc, says, out)))
+            says = says if isinstance(says, tuple) else (says,)
+            results.append(("rejects-" + name,
+                            rc == 1 and all(x in out for x in says),
+                            "rc %d, want 1 and %s in:\n%s"
+                            % (rc, " and ".join(map(repr, says)), out)))
     for name, ok, why in results:
         print("RESULT %s jevents:%s" % ("PASS" if ok else "FAIL", name))
         if not ok:

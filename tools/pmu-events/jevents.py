@@ -65,7 +65,8 @@ def layout_counters(layout):
     return mask >> 1 if layout.startswith("ppc") else mask
 
 
-# Our directories' layouts.
+# Our directories' layouts, keyed by the mapfile's Dir: a table in a
+# vendor folder is "vendor/dir" (table_layout).
 DIR_LAYOUT = {
     "x86": {
         "p5": "p5", "p5mmx": "p5", "cyrix-mii": "mii", "winchip": "winchip",
@@ -135,6 +136,7 @@ FIXED_BY_NAME = {"INST_RETIRED.ANY": 0, "CPU_CLK_UNHALTED.THREAD": 1,
                  "CPU_CLK_UNHALTED.REF_TSC": 2}
 
 HEX = re.compile(r"0[xX][0-9a-fA-F]+\Z")
+NAME = re.compile(r"[A-Za-z0-9_.\-]+\Z")
 DEC = re.compile(r"[0-9]+\Z")
 
 
@@ -185,12 +187,34 @@ def read_mapfile(path, err):
         except re.error as e:
             err(where, "bad regular expression %r: %s" % (fields[0], e))
             continue
-        if fields[3] != "core":
-            err(where, "type %r: perfctr drives core events only"
-                % fields[3])
+        problem = row_problem(fields)
+        if problem:
+            err(where, problem)
             continue
-        rows.append((fields[0], fields[1], fields[2], fields[3], where))
+        rows.append((fields[0], fields[1], os.path.normpath(fields[2]),
+                     fields[3], where))
     return rows, marker
+
+
+def row_problem(fields):
+    """What is wrong with a mapfile row's Version, Dir or Type, or ''."""
+    _, version, d, kind = fields
+    # The version is emitted into pe_map; an empty one says nothing.
+    if not version.strip():
+        return "empty Version: want the table's version, e.g. v1"
+    # Dir is DIR/ or VENDOR/DIR/ under the mapfile's directory, no
+    # further: the dead-directory check only looks there.
+    parts = d.split("/")
+    if not d or os.path.isabs(d) or ".." in parts or "." in parts or \
+            "" in parts[:-1]:
+        return ("Dir %r: want a directory or vendor/directory relative "
+                "to the mapfile's" % d)
+    if len([p for p in parts if p]) > 2:
+        return "Dir %r: at most one vendor folder above a table" % d
+    if kind != "core":
+        return ("Type %r: perfctr drives core counters only, so every "
+                "row is core (no uncore or other units)" % kind)
+    return ""
 
 
 def read_escrs(path, err):
@@ -249,8 +273,7 @@ def check_event(where, e, layout, escrs, imported, err):
         err(where, "an event must be a JSON object")
         return None
     name = e.get("EventName")
-    if not isinstance(name, str) or not re.match(r"[A-Za-z0-9_.\-]+\Z",
-                                                 name):
+    if not isinstance(name, str) or not NAME.match(name):
         err(where, "EventName %r: want letters, digits, '_', '.', '-'"
             % (name,))
         return None
@@ -368,50 +391,138 @@ def import_reason(e):
     return ""
 
 
-def read_table(path, layout, escrs, imported, vendor, err):
-    """The events of one directory: [Event]."""
+def json_files(path):
+    """The *.json regular files directly in a directory, sorted."""
+    return [os.path.join(path, fn) for fn in sorted(os.listdir(path))
+            if fn.endswith(".json") and
+            os.path.isfile(os.path.join(path, fn))]
+
+
+def read_json(fpath, err):
+    """A JSON file's array, or None after reporting why not."""
+    try:
+        with open(fpath) as f:
+            data = json.load(f)
+    except (OSError, ValueError) as e:
+        err(fpath, "not valid JSON: %s" % e)
+        return None
+    if not isinstance(data, list):
+        err(fpath, "want a JSON array of events")
+        return None
+    return data
+
+
+def read_std(base, imported, err):
+    """The architecture standard events: those of the *.json files
+    directly in an arch root, {lower-case EventName: (where, object)}.
+    They are not a table; an event is checked when a table takes it, by
+    that table's layout. perf's (imported) are read leniently."""
+    std = {}
+    for fpath in json_files(base):
+        if imported and "metric" in os.path.basename(fpath):
+            continue
+        for i, e in enumerate(read_json(fpath, err) or []):
+            where = "%s[%d]" % (fpath, i)
+            if imported and isinstance(e, dict) and "EventName" not in e:
+                continue	# perf's metrics and the like
+            if not isinstance(e, dict):
+                err(where, "a standard event must be a JSON object")
+                continue
+            name = e.get("EventName")
+            if not isinstance(name, str) or not NAME.match(name):
+                err(where, "EventName %r: want letters, digits, '_', '.', "
+                    "'-'" % (name,))
+                continue
+            if "ArchStdEvent" in e:
+                err("%s: %s" % (where, name), "a standard event cannot "
+                    "take another (ArchStdEvent)")
+            elif name.lower() in std:
+                err("%s: %s" % (where, name), "duplicate standard event "
+                    "(first in %s)" % std[name.lower()][0])
+            else:
+                std[name.lower()] = (where, e)
+    return std
+
+
+def take_std(where, e, std, err):
+    """An event object that names a standard event (ArchStdEvent): the
+    standard event's keys with the object's own over them, as perf does,
+    and where to report its errors; (None, where) after reporting why
+    not."""
+    ref = e["ArchStdEvent"]
+    if not isinstance(ref, str):
+        err(where, "ArchStdEvent %r: want a standard event's EventName"
+            % (ref,))
+        return None, where
+    found = std.get(ref.lower())
+    if found is None:
+        err("%s: %s" % (where, ref), "ArchStdEvent: no standard event of "
+            "that name in the arch folder's *.json")
+        return None, where
+    merged = dict(found[1])
+    merged.update((k, v) for k, v in e.items() if k != "ArchStdEvent")
+    return merged, "%s: ArchStdEvent from %s" % (where, found[0])
+
+
+def import_event(e, std):
+    """One of perf's event objects as we check ours, or None to skip it:
+    keys we do not use dropped, one we cannot program Unsupported."""
+    if "MetricName" in e:
+        return None
+    if "ArchStdEvent" in e:
+        ref = e["ArchStdEvent"]
+        name = e.get("EventName", ref)
+        if not isinstance(name, str) or not NAME.match(name):
+            return None
+        if not isinstance(ref, str) or ref.lower() not in std:
+            # perf's data, not ours: kept, refused with the reason.
+            return {"EventName": name, "EventCode": "0x0",
+                    "Unsupported": "ArchStdEvent %s: no standard event of "
+                    "that name in perf's arch folder" % (ref,)}
+        e, _ = take_std("", e, std, Errors())
+    if "EventName" not in e:
+        return None
+    e = dict(e)
+    if "EventCode" not in e:
+        # perf gives fixed-counter events no code.
+        if not e.get("Counter", "").startswith("Fixed"):
+            return None
+        e["EventCode"] = "0x00"
+    why = import_reason(e)
+    for k in list(e):
+        if k not in PERF_KEYS:
+            e.pop(k)
+    if why:
+        return {"EventName": e["EventName"], "EventCode": "0x0",
+                "Unsupported": why}
+    if e["EventName"] in FIXED_BY_NAME and \
+            e.get("Counter", "").startswith("Fixed"):
+        e["Counter"] = "Fixed counter %d" % FIXED_BY_NAME[e["EventName"]]
+    return e
+
+
+def read_table(path, layout, escrs, imported, vendor, std, err):
+    """The events of one directory: [Event]. std: the arch's standard
+    events (read_std)."""
     events, seen = [], {}
-    for fn in sorted(os.listdir(path)):
-        if not fn.endswith(".json"):
+    for fpath in json_files(path):
+        if imported and ("metric" in os.path.basename(fpath)):
             continue
-        fpath = os.path.join(path, fn)
-        if imported and ("metric" in fn):
-            continue
-        try:
-            with open(fpath) as f:
-                data = json.load(f)
-        except (OSError, ValueError) as e:
-            err(fpath, "not valid JSON: %s" % e)
-            continue
-        if not isinstance(data, list):
-            err(fpath, "want a JSON array of events")
+        data = read_json(fpath, err)
+        if data is None:
             continue
         for i, e in enumerate(data):
+            where = "%s[%d]" % (fpath, i)
             if imported and isinstance(e, dict):
-                if "MetricName" in e or "EventName" not in e:
+                e = import_event(e, std)
+                if e is None:
                     continue
-                e = dict(e)
-                if "EventCode" not in e:
-                    # perf gives fixed-counter events no code.
-                    if not e.get("Counter", "").startswith("Fixed"):
-                        continue
-                    e["EventCode"] = "0x00"
-                why = import_reason(e)
-                for k in ("Unit", "MSRIndex", "MSRValue", "AnyThread",
-                          "CountersNumFixed", "CountersNumGeneric"):
-                    e.pop(k, None)
-                for k in list(e):
-                    if k not in PERF_KEYS:
-                        e.pop(k)
-                if why:
-                    e = {"EventName": e["EventName"], "EventCode": "0x0",
-                         "Unsupported": why}
-                elif e["EventName"] in FIXED_BY_NAME and \
-                        e.get("Counter", "").startswith("Fixed"):
-                    e["Counter"] = "Fixed counter %d" % \
-                        FIXED_BY_NAME[e["EventName"]]
-            ev = check_event("%s[%d]" % (fpath, i), e, layout, escrs,
-                             imported, Errors() if imported else err)
+            elif isinstance(e, dict) and "ArchStdEvent" in e:
+                e, where = take_std(where, e, std, err)
+                if e is None:
+                    continue
+            ev = check_event(where, e, layout, escrs, imported,
+                             Errors() if imported else err)
             if ev is None and imported and isinstance(e, dict):
                 # perf's data, not ours: an event we cannot take is kept,
                 # refused with the reason.
@@ -496,23 +607,71 @@ def vendor_of(regex):
     return m.group(1) if m else ""
 
 
+def table_dirs(base):
+    """The table directories an arch folder holds, relative to it: each
+    directory, except that one with sub-directories and no JSON of its
+    own is a vendor folder, whose sub-directories are the tables."""
+    found = []
+    for d in sorted(os.listdir(base)):
+        path = os.path.join(base, d)
+        if not os.path.isdir(path):
+            continue
+        subs = [x for x in sorted(os.listdir(path))
+                if os.path.isdir(os.path.join(path, x))]
+        if subs and not json_files(path):
+            found += [d + "/" + x for x in subs]
+        else:
+            found.append(d)
+    return found
+
+
+def table_layout(arch, base, d, where, err):
+    """The layout of one of our directories, or None after reporting
+    why not. DIR_LAYOUT is keyed by the mapfile's Dir, vendor folder
+    included ("intel/pentium3"): two vendors may use one model name."""
+    if "/" in d and json_files(os.path.join(base, d.split("/")[0])):
+        err(where, "%r: a vendor folder holds table directories only, "
+            "and %s has JSON files of its own" % (d, d.split("/")[0]))
+        return None
+    layout = DIR_LAYOUT.get(arch, {}).get(d)
+    if layout is None:
+        err(where, "directory %r has no layout in jevents.py's DIR_LAYOUT"
+            % d)
+    return layout
+
+
+def read_arch_std(base, err):
+    """Our arch folder's standard events; their files need a SOURCES
+    beside them, as a table does."""
+    if json_files(base) and not os.path.isfile(os.path.join(base,
+                                                            "SOURCES")):
+        err(base, "standard event files (*.json) but no SOURCES file "
+            "naming where they come from")
+    return read_std(base, False, err)
+
+
 def load_arch(root, arch, import_dir, err, notes):
-    """[(regex, table index)], [(dir, layout, imported, [Event])]."""
+    """[(regex, version, type, table index)],
+    [(dir, layout, imported, [Event])], the P4's ESCRs."""
     base = os.path.join(root, "arch", arch)
     rows, marker = read_mapfile(os.path.join(base, "mapfile.csv"), err)
     escrs = read_escrs(os.path.join(base, "p4-escrs.csv"), err) \
         if arch == "x86" else {}
+    std = {False: read_arch_std(base, err)}
     imp_rows = []
     if import_dir:
         imp_rows, _ = read_mapfile(os.path.join(import_dir, "mapfile.csv"),
                                    err)
         imp_rows = [r + (True,) for r in imp_rows]
+        # perf's data: a bad standard file must not stop the build; its
+        # events' users become Unsupported instead.
+        std[True] = read_std(import_dir, True, Errors())
     rows = [r + (False,) for r in rows]
     if marker is None:
         marker = len(rows)
     rows = rows[:marker] + imp_rows + rows[marker:]
     tables, index, mapping, vendors = [], {}, [], {}
-    for regex, _, d, _, where, imported in rows:
+    for regex, version, d, kind, where, imported in rows:
         key = (imported, d)
         if key not in index:
             path = os.path.join(import_dir if imported else base, d)
@@ -525,22 +684,21 @@ def load_arch(root, arch, import_dir, err, notes):
                 layout = "amdzen" if vendor == "AuthenticAMD" else "arch"
             else:
                 vendor = ""
-                layout = DIR_LAYOUT.get(arch, {}).get(d)
+                layout = table_layout(arch, base, d, where, err)
                 if layout is None:
-                    err(where, "directory %r has no layout in jevents.py's "
-                        "DIR_LAYOUT" % d)
                     continue
             if not imported and not os.path.isfile(os.path.join(path,
                                                                 "SOURCES")):
                 err(path, "no SOURCES file naming the manual")
-            events = read_table(path, layout, escrs, imported, vendor, err)
+            events = read_table(path, layout, escrs, imported, vendor,
+                                std[imported], err)
             index[key] = len(tables)
             tables.append((d, layout, imported, events))
-        mapping.append((regex, index[key]))
+        mapping.append((regex, version, kind, index[key]))
     # Directories no mapfile row names are an error too: dead tables.
     named = {d for (d, _, imp, _) in tables if not imp}
-    for d in sorted(os.listdir(base)):
-        if os.path.isdir(os.path.join(base, d)) and d not in named:
+    for d in table_dirs(base):
+        if d not in named:
             err(os.path.join(base, d), "no mapfile row points here")
     if import_dir:
         fill_generic(tables, vendors, notes)
@@ -605,7 +763,8 @@ def emit(out, arch, mapping, tables, escrs, notes):
         tab_rows.append("\t{ %d, %d, %d, PE_LAYOUT_%s, %d },"
                         % (s.add(d), first, len(ev_rows) - first,
                            layout.upper(), int(imported)))
-    map_rows = ["\t{ %d, %d }," % (s.add(r), t) for r, t in mapping]
+    map_rows = ["\t{ %d, %d, %d, %d }," % (s.add(r), t, s.add(v), s.add(k))
+                for r, v, k, t in mapping]
     escr_rows = ["\t{ %d, %d, 0x%x }," % (s.add(n), sel,
                                           sum(1 << c for c in ctrs))
                  for n, (_, sel, ctrs) in sorted(escrs.items(),

@@ -59,9 +59,12 @@ struct pe_table {
 	uint8_t imported;	/* from perf's tables */
 };
 
+/* A mapfile.csv row. */
 struct pe_map {
 	uint32_t cpuid;		/* POSIX extended regular expression */
-	uint32_t table;
+	uint32_t table;		/* index into pe_tables */
+	uint32_t version;	/* the row's Version, e.g. "v1" */
+	uint32_t type;		/* its Type: "core", the only one perfctr takes */
 };
 
 struct pe_escr {
