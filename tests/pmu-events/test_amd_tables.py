@@ -27,6 +27,7 @@ import sys
 
 ROOT = os.path.abspath(os.path.join(os.path.dirname(__file__), "..", ".."))
 sys.path.insert(0, os.path.join(ROOT, "tools", "pmu-events"))
+sys.dont_write_bytecode = True	# no __pycache__ in the source tree
 import jevents  # noqa: E402
 
 X86 = os.path.join(ROOT, "tools", "pmu-events", "arch", "x86")

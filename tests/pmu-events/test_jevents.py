@@ -16,6 +16,7 @@ import subprocess
 import sys
 import tempfile
 
+sys.dont_write_bytecode = True	# no __pycache__ in the source tree
 ROOT = os.path.abspath(os.path.join(os.path.dirname(__file__), "..", ".."))
 JEVENTS = os.path.join(ROOT, "tools", "pmu-events", "jevents.py")
 
