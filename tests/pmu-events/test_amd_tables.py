@@ -76,7 +76,8 @@ def our_events(table):
     if layout is None or not os.path.isdir(path):
         return [], ["%s: no such table" % table]
     err = jevents.Errors()
-    events = jevents.read_table(path, layout, {}, False, "", err)
+    std = jevents.read_std(X86, False, err)
+    events = jevents.read_table(path, layout, {}, False, "", std, err)
     return [ev for ev in events if not ev.why], err.list
 
 
