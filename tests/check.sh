@@ -231,6 +231,13 @@ grep -vE '^RESULT ' "$BUILD/amd-tables.log" | head -n 60
 }
 
 want lint && {
+section "sources: every table's SOURCES names its rows' third-party-only sources"
+python3 "$ROOT/tests/pmu-events/test_sources.py" >"$BUILD/sources.log" 2>&1
+sed -n 's/^RESULT \(PASS\|FAIL\) \(.*\)/\1 \2/p' "$BUILD/sources.log" >>"$results"
+grep -vE '^RESULT ' "$BUILD/sources.log" | head -n 40
+}
+
+want lint && {
 section "lint: checkpatch --strict, sparse C=2, W=1"
 bash "$ROOT/tests/lint.sh" "$kb" "$BUILD/lint" "$ppc_kb" >"$BUILD/lint.log" 2>&1
 sed -n 's/^RESULT \(PASS\|FAIL\) \(.*\)/\1 \2/p' "$BUILD/lint.log" >>"$results"
