@@ -216,32 +216,33 @@ fi
 . "$ROOT/tests/check/papi.sh"
 . "$ROOT/tests/check/kernels.sh"
 
+# result_lines NAME LINES CMD...: runs CMD into $BUILD/NAME.log, records
+# its RESULT lines and shows up to LINES of what else it said. A CMD that
+# fails without a failed RESULT (it crashed) fails as NAME.
+result_lines() {
+	local name=$1 log=$BUILD/$1.log lines=$2 rc=0
+	shift 2
+	"$@" >"$log" 2>&1 || rc=$?
+	sed -n 's/^RESULT \(PASS\|FAIL\) \(.*\)/\1 \2/p' "$log" >>"$results"
+	grep -vE '^RESULT ' "$log" | head -n "$lines"
+	if [ "$rc" != 0 ] && ! grep -q '^RESULT FAIL' "$log"; then
+		record FAIL "$name" "exited $rc with no failed case: see $log"
+	fi
+}
+
+# The event tables: their generator, AMD's own lists, their sources.
 want lint && {
 section "jevents: the event tables' generator refuses bad input"
-python3 "$ROOT/tests/pmu-events/test_jevents.py" >"$BUILD/jevents.log" 2>&1
-sed -n 's/^RESULT \(PASS\|FAIL\) \(.*\)/\1 \2/p' "$BUILD/jevents.log" >>"$results"
-grep -vE '^RESULT ' "$BUILD/jevents.log" | head -n 20
-}
-
-want lint && {
+result_lines jevents 20 python3 "$ROOT/tests/pmu-events/test_jevents.py"
 section "amd-tables: the AMD tables against AMD's own event lists"
-python3 "$ROOT/tests/pmu-events/test_amd_tables.py" >"$BUILD/amd-tables.log" 2>&1
-sed -n 's/^RESULT \(PASS\|FAIL\) \(.*\)/\1 \2/p' "$BUILD/amd-tables.log" >>"$results"
-grep -vE '^RESULT ' "$BUILD/amd-tables.log" | head -n 60
-}
-
-want lint && {
+result_lines amd-tables 60 python3 "$ROOT/tests/pmu-events/test_amd_tables.py"
 section "sources: every table's SOURCES names its rows' third-party-only sources"
-python3 "$ROOT/tests/pmu-events/test_sources.py" >"$BUILD/sources.log" 2>&1
-sed -n 's/^RESULT \(PASS\|FAIL\) \(.*\)/\1 \2/p' "$BUILD/sources.log" >>"$results"
-grep -vE '^RESULT ' "$BUILD/sources.log" | head -n 40
+result_lines sources 40 python3 "$ROOT/tests/pmu-events/test_sources.py"
 }
 
 want lint && {
 section "lint: checkpatch --strict, sparse C=2, W=1"
-bash "$ROOT/tests/lint.sh" "$kb" "$BUILD/lint" "$ppc_kb" >"$BUILD/lint.log" 2>&1
-sed -n 's/^RESULT \(PASS\|FAIL\) \(.*\)/\1 \2/p' "$BUILD/lint.log" >>"$results"
-grep -vE '^RESULT ' "$BUILD/lint.log" | head -n 40
+result_lines lint 40 bash "$ROOT/tests/lint.sh" "$kb" "$BUILD/lint" "$ppc_kb"
 }
 
 section "results"
