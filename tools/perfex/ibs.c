@@ -12,6 +12,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/resource.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -304,10 +305,10 @@ static int drain_all(struct vperfctr_ibs_ring *r, struct ibs_sink *k)
 /*
  * Reaps @pid, draining @r meanwhile: every millisecond while the ring
  * fills fast, else every 5 ms; then what the command left. 0, or -1 if
- * waitpid() failed.
+ * wait4() failed.
  */
 int ibs_follow(struct vperfctr_ibs_ring *r, pid_t pid, int *status,
-	       struct ibs_sink *k)
+	       struct rusage *ru, struct ibs_sink *k)
 {
 	unsigned int quarter = vperfctr_ibs_header(r)->nr_slots / 4;
 	int n = 0, dead = 0;
@@ -319,7 +320,7 @@ int ibs_follow(struct vperfctr_ibs_ring *r, pid_t pid, int *status,
 		k->failed |= n < 0;
 		if (dead)
 			break;
-		w = waitpid(pid, status, WNOHANG);
+		w = wait4(pid, status, WNOHANG, ru);
 		if (w < 0 && errno != EINTR)
 			return -1;
 		if (w == pid)

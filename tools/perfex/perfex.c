@@ -52,8 +52,10 @@ static void print_help(FILE *f)
 	print_usage(f);
 	fprintf(f,
 		"Counts COMMAND with its threads and children, as perf stat does:\n"
-		"  -e EVENTS  what to count (default: cycles, instructions, branches,\n"
-		"             branch-misses where this CPU has them); the TSC always\n"
+		"  -e EVENTS  what to count (default: task-clock, context-switches,\n"
+		"             cpu-migrations, page-faults, and cycles, instructions,\n"
+		"             branches, branch-misses where this CPU has them); the\n"
+		"             TSC always\n"
 		"  -x SEP     perf stat's CSV fields, separated by SEP\n"
 		"  -j         perf stat's JSON, one object a line\n"
 		"  -o FILE    the counts to FILE (default: standard error)\n"

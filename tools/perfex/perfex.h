@@ -10,6 +10,7 @@
 #define _PERFEX_H
 
 #include <stdio.h>
+#include <sys/resource.h>
 
 #include "libperfctr.h"
 
@@ -41,6 +42,21 @@ struct opts {
 	int has_p4pe, has_p4pmv;
 };
 
+/* perf's software events that perfex gives (software.c). */
+enum {
+	SW_TASK_CLOCK, SW_CONTEXT_SWITCHES, SW_CPU_MIGRATIONS, SW_PAGE_FAULTS,
+	SW_MINOR_FAULTS, SW_MAJOR_FAULTS, SW_NR
+};
+
+#define MAX_ROWS	(PERFCTR_NR_PMCS + 8)
+
+/* One row of the output: a software event, or the events' idx-th. */
+struct plan_row {
+	int sw;			/* SW_*, or -1: set.ev[idx] */
+	unsigned int idx;
+	char text[32];		/* a software event's name, as given */
+};
+
 /* What a run counts, and how its rows are named. */
 struct plan {
 	struct vperfctr_control ctl;
@@ -51,6 +67,8 @@ struct plan {
 	struct perfctr_ibs_control ibs;	/* the child's IBS; flags 0: none */
 	int print_counts;	/* 0: IBS alone, no counts asked for */
 	int raw26;		/* perfctr 2.6's events: the control as given */
+	struct plan_row rows[MAX_ROWS];	/* in the order printed */
+	unsigned int nrows;
 };
 
 /* One run's totals: the command's own plus its members'. */
@@ -58,6 +76,7 @@ struct counts {
 	unsigned long long tsc;
 	unsigned long long ev[PERFCTR_NR_PMCS];	/* by row */
 	double elapsed;		/* seconds, from go to waitpid() */
+	double sw[SW_NR];	/* task-clock in ns; NAN: not known */
 	int dropped;		/* the counters were removed at exec */
 };
 
@@ -70,7 +89,7 @@ struct stat_acc {
 struct stats {
 	unsigned int runs;
 	int dropped;
-	struct stat_acc ev[PERFCTR_NR_PMCS], tsc, elapsed;
+	struct stat_acc ev[PERFCTR_NR_PMCS], tsc, elapsed, sw[SW_NR];
 };
 
 /* Where the IBS samples go, and what the ring said at the end. */
@@ -102,7 +121,7 @@ int ibs_plan_check(const struct perfctr_ibs_control *c, unsigned int caps);
 void ibs_refused(const struct perfctr_ibs_control *c, int err, int ring);
 void ibs_header(struct ibs_sink *k);
 int ibs_follow(struct vperfctr_ibs_ring *r, pid_t pid, int *status,
-	       struct ibs_sink *k);
+	       struct rusage *ru, struct ibs_sink *k);
 void ibs_summary(const struct ibs_sink *k);
 
 /* compat26.c: perfctr 2.6's events and --p4pe, --p4pmv */
@@ -112,6 +131,12 @@ int p26_pebs(struct opts *o, int vert, const char *opt, const char *arg);
 int p26_check_opts(const struct opts *o);
 int p26_plan(const struct opts *o, struct vperfctr_control *ctl,
 	     struct perfctr_event_set *set);
+
+/* software.c */
+const char *sw_name(int kind);
+int sw_split(struct plan *p, const char *events, char *pmu, size_t size);
+void sw_default_rows(struct plan *p);
+void sw_from_rusage(const struct rusage *ru, double *sw);
 
 /* print.c */
 void stats_add(struct stats *s, const struct plan *p, const struct counts *c);

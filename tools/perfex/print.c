@@ -41,6 +41,8 @@ void stats_add(struct stats *s, const struct plan *p, const struct counts *c)
 	s->dropped |= c->dropped;
 	for (i = 0; i < p->set.nr; i++)
 		acc_add(&s->ev[i], c->ev[i]);
+	for (i = 0; i < SW_NR; i++)
+		acc_add(&s->sw[i], c->sw[i]);
 	acc_add(&s->tsc, c->tsc);
 	acc_add(&s->elapsed, c->elapsed);
 }
@@ -55,6 +57,7 @@ struct row {
 	double metric;
 	const char *metric_unit;	/* NULL: no metric */
 	int percent;		/* the metric is a percentage */
+	const char *unit;	/* "msec" for task-clock, else "" */
 };
 
 /* perf's generic name that @text names (modifiers aside), or NULL. */
@@ -109,27 +112,79 @@ static void add_metric(struct row *r, const struct row *rows, unsigned int n)
 	}
 }
 
-/* The events' rows, then the TSC's; returns how many. */
+/* perf's rate of a software event: per second of task-clock. */
+static void sw_rate(struct row *r, double task_ns)
+{
+	static const char *const units[] = { "/sec", "K/sec", "M/sec", "G/sec" };
+	unsigned int u = 0;
+
+	if (task_ns <= 0)
+		return;
+	r->metric = r->value / (task_ns / 1e9);
+	while (r->metric >= 1000 && u < 3) {
+		r->metric /= 1000;
+		u++;
+	}
+	r->metric_unit = units[u];
+}
+
+/* A software event's row (software.c): the command tree's rusage. */
+static void sw_row(struct row *r, const struct plan_row *pr,
+		   const struct stats *s)
+{
+	const struct stat_acc *a = &s->sw[pr->sw];
+	double task_ns = s->sw[SW_TASK_CLOCK].mean;
+
+	r->name = pr->text;
+	r->unit = "";
+	if (isnan(a->mean)) {
+		r->missing = "<not supported>";
+		return;
+	}
+	r->spread = acc_spread(a);
+	r->runtime = task_ns;
+	if (pr->sw != SW_TASK_CLOCK) {
+		r->value = a->mean;
+		sw_rate(r, task_ns);
+		return;
+	}
+	r->value = a->mean / 1e6;
+	r->unit = "msec";
+	if (s->elapsed.mean > 0) {
+		r->metric = task_ns / (s->elapsed.mean * 1e9);
+		r->metric_unit = "CPUs utilized";
+	}
+}
+
+/* The rows as the plan orders them, then the TSC's; returns how many. */
 static unsigned int make_rows(const struct plan *p, const struct stats *s,
 			      struct row *rows)
 {
 	double ns = p->tsc_khz ? s->tsc.mean * 1e6 / p->tsc_khz : 0;
-	unsigned int i, n = p->set.nr;
+	unsigned int i, k, n = p->nrows;
 
 	memset(rows, 0, (n + 1) * sizeof(*rows));
 	for (i = 0; i < n; i++) {
-		rows[i].name = p->set.ev[i].text;
+		rows[i].unit = "";
+		if (p->rows[i].sw >= 0) {
+			sw_row(&rows[i], &p->rows[i], s);
+			continue;
+		}
+		k = p->rows[i].idx;
+		rows[i].name = p->set.ev[k].text;
 		if (!p->counted)
 			rows[i].missing = "<not supported>";
 		else if (s->dropped)
 			rows[i].missing = "<not counted>";
-		rows[i].value = s->ev[i].mean;
-		rows[i].spread = acc_spread(&s->ev[i]);
+		rows[i].value = s->ev[k].mean;
+		rows[i].spread = acc_spread(&s->ev[k]);
 		rows[i].runtime = rows[i].missing ? 0 : ns;
 	}
 	for (i = 0; i < n; i++)
-		add_metric(&rows[i], rows, n);
+		if (p->rows[i].sw < 0)
+			add_metric(&rows[i], rows, n);
 	rows[n].name = "tsc";
+	rows[n].unit = "";
 	rows[n].missing = s->dropped ? "<not counted>" : NULL;
 	rows[n].value = s->tsc.mean;
 	rows[n].spread = acc_spread(&s->tsc);
@@ -143,16 +198,19 @@ static unsigned int make_rows(const struct plan *p, const struct stats *s,
 
 /* --- perf stat's table --- */
 
-/* @v with a comma every three digits, as perf stat's table has them. */
-static void commas(char *buf, size_t size, double v)
+/*
+ * @v with @decimals and a comma every three digits of its whole part,
+ * as perf stat's table has them.
+ */
+static void commas(char *buf, size_t size, double v, int decimals)
 {
-	char digits[32];
+	char digits[40];
 	size_t len, i, o = 0;
 
-	snprintf(digits, sizeof(digits), "%.0f", v);
-	len = strlen(digits);
-	for (i = 0; i < len && o + 2 < size; i++) {
-		if (i && (len - i) % 3 == 0)
+	snprintf(digits, sizeof(digits), "%.*f", decimals, v);
+	len = strcspn(digits, ".");
+	for (i = 0; digits[i] && o + 2 < size; i++) {
+		if (i && i < len && (len - i) % 3 == 0)
 			buf[o++] = ',';
 		buf[o++] = digits[i];
 	}
@@ -167,19 +225,20 @@ static void print_table_row(FILE *f, const struct row *r, unsigned int runs)
 	if (r->missing)
 		snprintf(value, sizeof(value), "%s", r->missing);
 	else
-		commas(value, sizeof(value), r->value);
+		commas(value, sizeof(value), r->value, r->unit[0] ? 2 : 0);
 	if (r->metric_unit)
 		snprintf(metric, sizeof(metric),
 			 r->percent ? "  # %7.2f%% %s" : "  # %8.2f %s",
 			 r->metric, r->metric_unit);
 	/* Columns only where something follows: no trailing blanks. */
 	if (spread)
-		fprintf(f, "%18s      %-25s%-32s  ( +-%6.2f%% )\n", value,
-			r->name, metric, r->spread);
+		fprintf(f, "%18s %-4s %-25s%-32s  ( +-%6.2f%% )\n", value,
+			r->unit, r->name, metric, r->spread);
 	else if (metric[0])
-		fprintf(f, "%18s      %-25s%s\n", value, r->name, metric);
+		fprintf(f, "%18s %-4s %-25s%s\n", value, r->unit, r->name,
+			metric);
 	else
-		fprintf(f, "%18s      %s\n", value, r->name);
+		fprintf(f, "%18s %-4s %s\n", value, r->unit, r->name);
 }
 
 static void print_table(FILE *f, const struct opts *o, const struct row *rows,
@@ -216,8 +275,8 @@ static void print_csv_row(FILE *f, const char *sep, const struct row *r,
 	if (r->missing)
 		fprintf(f, "%s", r->missing);
 	else
-		fprintf(f, "%.0f", r->value);
-	fprintf(f, "%s%s%s", sep, sep, r->name);
+		fprintf(f, "%.*f", r->unit[0] ? 2 : 0, r->value);
+	fprintf(f, "%s%s%s%s", sep, r->unit, sep, r->name);
 	if (runs > 1)
 		fprintf(f, "%s%.2f%%", sep, r->spread);
 	fprintf(f, "%s%.0f%s%.2f%s", sep, r->runtime, sep,
@@ -256,7 +315,9 @@ static void print_json_row(FILE *f, const struct row *r, unsigned int runs)
 		snprintf(value, sizeof(value), "%f", r->value);
 	fprintf(f, "{\"counter-value\" : ");
 	json_string(f, value);
-	fprintf(f, ", \"unit\" : \"\", \"event\" : ");
+	fprintf(f, ", \"unit\" : ");
+	json_string(f, r->unit);
+	fprintf(f, ", \"event\" : ");
 	json_string(f, r->name);
 	if (runs > 1)
 		fprintf(f, ", \"variance\" : %.2f", r->spread);
@@ -276,7 +337,7 @@ static void print_json_row(FILE *f, const struct row *r, unsigned int runs)
 void print_stats(FILE *f, const struct opts *o, const struct plan *p,
 		 const struct stats *s)
 {
-	struct row rows[PERFCTR_NR_PMCS + 1];
+	struct row rows[MAX_ROWS + 1];
 	unsigned int n = make_rows(p, s, rows), i;
 
 	if (!o->sep && !o->json) {

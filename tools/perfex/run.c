@@ -19,6 +19,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/resource.h>
 #include <sys/socket.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
@@ -136,19 +137,37 @@ static void default_plan(const struct perfctr_event_table *t,
 	}
 }
 
-/* The events of -e, which must all be known; 0 or perfex's exit code. */
+/*
+ * The events of -e, which must all be known; 0 or perfex's exit code.
+ * Software events are rows of perfex's own; the rest libperfctr's.
+ */
 static int given_plan(const struct opts *o, struct plan *p)
 {
-	const struct perfctr_event_table *t = pick_table(o->cpuid);
+	const struct perfctr_event_table *t;
+	char pmu[sizeof(o->events)];
+	int err = sw_split(p, o->events, pmu, sizeof(pmu));
 
+	if (err || !pmu[0])
+		return err;
+	t = pick_table(o->cpuid);
 	if (!t)
 		return EX_FAIL;
-	if (perfctr_event_encode(t, o->events, default_modes(), &p->ctl,
-				 &p->set)) {
+	if (perfctr_event_encode(t, pmu, default_modes(), &p->ctl, &p->set)) {
 		one_line(stderr, "perfex: ", p->set.error);
 		return EX_USAGE;
 	}
 	return 0;
+}
+
+/* Rows for the events that -e did not place (the defaults, 2.6's). */
+static void set_rows(struct plan *p)
+{
+	unsigned int i;
+
+	for (i = 0; i < p->set.nr && p->nrows < MAX_ROWS; i++) {
+		p->rows[p->nrows].sw = -1;
+		p->rows[p->nrows++].idx = i;
+	}
 }
 
 int make_plan(const struct opts *o, struct plan *p)
@@ -186,7 +205,10 @@ int make_plan(const struct opts *o, struct plan *p)
 		err = given_plan(o, p);
 		if (err)
 			return err;
-	} else if (p->counted && p->print_counts) {
+	} else if (p->print_counts) {
+		sw_default_rows(p);
+	}
+	if (!o->n26 && !o->events[0] && p->counted && p->print_counts) {
 		t = perfctr_event_table(p->info.cpuid);
 		if (t)
 			default_plan(t, default_modes(), p);
@@ -195,6 +217,8 @@ int make_plan(const struct opts *o, struct plan *p)
 				"perfex: note: no event table for CPU id '%s': counting the TSC only\n",
 				p->info.cpuid);
 	}
+	if (o->n26 || !o->events[0])
+		set_rows(p);
 	if (!p->counted) {
 		if (p->print_counts)
 			tsc_only_note(p);
@@ -419,9 +443,10 @@ static ssize_t read_report(int fd, struct report *r)
 	return n;
 }
 
-static int reap(pid_t pid, int *status)
+/* The command's status, and its tree's rusage where @ru is given. */
+static int reap(pid_t pid, int *status, struct rusage *ru)
 {
-	while (waitpid(pid, status, 0) < 0)
+	while (wait4(pid, status, 0, ru) < 0)
 		if (errno != EINTR)
 			return -1;
 	return 0;
@@ -556,11 +581,11 @@ static int receive(const struct plan *p, char **cmd, pid_t pid, int sock,
 
 /* The command's end; with IBS, its samples meanwhile. */
 static int wait_command(struct vperfctr_ibs_ring *ring, pid_t pid,
-			int *status, struct ibs_sink *sink)
+			int *status, struct rusage *ru, struct ibs_sink *sink)
 {
 	if (!ring)
-		return reap(pid, status);
-	return ibs_follow(ring, pid, status, sink);
+		return reap(pid, status, ru);
+	return ibs_follow(ring, pid, status, ru, sink);
 }
 
 /* The parent's side, from the handle received to the counts read. */
@@ -570,6 +595,7 @@ static int parent(const struct plan *p, char **cmd, pid_t pid, int sock,
 {
 	struct vperfctr_ibs_ring *ring;
 	struct vperfctr *vp;
+	struct rusage ru;
 	struct timespec t0;
 	struct report r;
 	int ret;
@@ -588,10 +614,11 @@ static int parent(const struct plan *p, char **cmd, pid_t pid, int sock,
 		ret = EX_FAIL;
 	} else if (read_report(rep, &r) == sizeof(r)) {
 		ret = child_failed(p, cmd[0], &r);
-	} else if (wait_command(ring, pid, status, sink)) {
+	} else if (wait_command(ring, pid, status, &ru, sink)) {
 		ret = EX_FAIL;
 	} else {
 		c->elapsed = since(&t0);
+		sw_from_rusage(&ru, c->sw);
 		ret = collect(vp, p, cmd, c);
 	}
 	vperfctr_ibs_ring_close(ring);
@@ -638,7 +665,7 @@ int run_command(const struct plan *p, char **cmd, struct counts *c,
 	close(rep[0]);
 	/* Closing the socket released a child that waits for go. */
 	if (pid > 0 && ret)
-		reap(pid, status);
+		reap(pid, status, NULL);
 	sigaction(SIGINT, &sigs.intr, NULL);
 	sigaction(SIGQUIT, &sigs.quit, NULL);
 	if (ret >= 0)

@@ -386,3 +386,19 @@ int px_json(const char *text, struct px_row *rows, int max, int variance)
 	}
 	return n;
 }
+
+/* perf's software event names and aliases, as perfex.rst lists them. */
+int px_is_software(const char *name)
+{
+	static const char *const names[] = {
+		"task-clock", "context-switches", "cs", "cpu-migrations",
+		"migrations", "page-faults", "faults", "minor-faults",
+		"major-faults",
+	};
+	unsigned int i;
+
+	for (i = 0; i < ARRAY_SIZE(names); i++)
+		if (!strcmp(name, names[i]))
+			return 1;
+	return 0;
+}

@@ -55,6 +55,8 @@ static void check_counted_once(const char *mode)
 		      tsc, work);
 	n = px_csv(r.err, ";", rows, PX_MAX_ROWS);
 	for (i = 0; model && i < n; i++) {
+		if (px_is_software(rows[i].name))
+			continue;	/* the software case's */
 		ck_assert(px_is_uint(rows[i].value));
 		v = strtoull(rows[i].value, NULL, 10);
 		ck_assert_msg(within(v, tsc, 10), "%s %llu, tsc %llu",

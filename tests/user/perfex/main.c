@@ -21,6 +21,7 @@ static const check_area_fn areas[] = {
 	px_send_tcase,
 	px_ibs_tcase,
 	px_compat26_tcase,
+	px_software_tcase,
 };
 
 int main(int argc, char **argv)

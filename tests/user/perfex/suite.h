@@ -20,6 +20,7 @@ void px_inherit_tcase(struct Suite *s);
 void px_send_tcase(struct Suite *s);
 void px_ibs_tcase(struct Suite *s);
 void px_compat26_tcase(struct Suite *s);
+void px_software_tcase(struct Suite *s);
 
 #define OUT_MAX		16384
 
@@ -104,6 +105,8 @@ const struct px_row *px_find(const struct px_row *rows, int n,
 			     const char *name);
 /* Whether @s is a non-negative decimal integer. */
 int px_is_uint(const char *s);
+/* Whether a row is one of perf's software events (perfex.rst). */
+int px_is_software(const char *name);
 /* The TSC row's value from a -x ';' run. */
 unsigned long long px_tsc(const struct px_result *r);
 
