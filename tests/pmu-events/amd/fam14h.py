@@ -160,3 +160,13 @@ EVENTS = {
     0xFF05: ("FR", None, ()),
     0xFF06: ("FR", None, ()),
 }
+
+# 068h/069h: the unit mask selects one miss address buffer by number
+# (0x14.xml: "an encoded value which selects one of the ten" MABs):
+# 00h-07h the data cache buffers, 08h-09h the instruction cache ones,
+# 0Ah any DC buffer and 0Bh any IC buffer ("Use UnitMask 0Ah or 0Bh to
+# measure combined events from all DC or IC buffers, respectively").
+ENCODED = {
+    0x068: tuple(range(0x0C)),
+    0x069: tuple(range(0x0C)),
+}

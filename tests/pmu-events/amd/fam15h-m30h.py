@@ -202,3 +202,12 @@ EVENTS = {
 LEFT_OUT = {
     "NB": "northbridge events: NB_PERF_CTL0-3 (MSR C001_0240h), which perfctr does not drive",
 }
+
+# Where our counters deliberately differ from the file's: perf's
+# per-unit-mask rule for 000h and 004h (fam15h SOURCES, "Counters").
+COUNTERS = {
+    0x000: (0x38, "perf's amd_get_event_constraints_f15h: a unit mask with bits in one nibble only may use PERF_CTL[5:3]; the file gives PERF_CTL[3] for any unit mask"),
+    (0x000, 0x77): (0x8, "bits in both nibbles: PERF_CTL[3] only, in perf and in the file"),
+    0x004: (0x38, "perf's amd_get_event_constraints_f15h: a unit mask with one bit may use PERF_CTL[5:3]; the file gives PERF_CTL[3] for any unit mask"),
+    (0x004, 0x0F): (0x8, "more than one bit: PERF_CTL[3] only, in perf and in the file"),
+}

@@ -179,3 +179,21 @@ EVENTS = {
     0xFF05: ("IBS", None, ()),
     0xFF06: ("IBS", None, ()),
 }
+
+LEFT_OUT = {
+    "NB": "northbridge events: NB_PERF_CTL0-3 (MSR C001_0240h), which perfctr does not drive",
+}
+
+# 068h/069h: "an encoded value which selects one of the IC or DC miss
+# buffers" (0x16_0x0.xml), eight bits of buffer index, with no list of
+# the numbers: 00h-07h data cache and 08h-09h instruction cache buffers
+# as on family 14h (0x14.xml); 0Bh any DC and 0Ch any IC buffer from
+# libpfm4's amd64_fam16h bit numbers (bits 11 and 12), DOUBTFUL.
+ENCODED = {
+    0x068: tuple(range(0x0A)) + (0x0B, 0x0C),
+    0x069: tuple(range(0x0A)) + (0x0B, 0x0C),
+}
+
+EXTRA = {
+    (0x04E, None): "models 30h-3Fh only: L1 DTLB reload latency is in BKDG 52740 (CodeXL 0x16_0x3.xml), not in 48751; one family 16h table, with a model note",
+}

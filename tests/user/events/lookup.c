@@ -48,7 +48,17 @@ static const struct want wants[] = {
 	{ "AuthenticAMD-15-5-1", "k8", NULL },
 	{ "AuthenticAMD-18-1-0", "fam10h", NULL },
 	{ "AuthenticAMD-20-2-0", "fam14h", NULL },
-	{ "AuthenticAMD-21-2-0", "fam15h", NULL },
+	{ "AuthenticAMD-21-2-0", "fam15h", NULL },	/* Interlagos, 00h-0Fh */
+	{ "AuthenticAMD-21-10-1", "fam15h-m10h", NULL },	/* Trinity */
+	{ "AuthenticAMD-21-13-1", "fam15h-m10h", NULL },	/* Richland */
+	{ "AuthenticAMD-21-30-1", "fam15h-m30h", NULL },	/* Kaveri */
+	{ "AuthenticAMD-21-60-1", "fam15h-m60h", NULL },	/* Carrizo */
+	{ "AuthenticAMD-21-70-0", "fam15h-m60h", NULL },	/* Stoney Ridge */
+	/* Models no BKDG describes: the models 00h-0Fh table. */
+	{ "AuthenticAMD-21-20-0", "fam15h", NULL },
+	{ "AuthenticAMD-21-48-0", "fam15h", NULL },
+	{ "AuthenticAMD-21-1", "fam15h", NULL },	/* 21-1 is not 21-1x */
+	{ "AuthenticAMD-22-0-1", "fam16h", NULL },	/* Kabini, 00h-0Fh */
 	{ "AuthenticAMD-22-30-1", "fam16h", NULL },
 	{ "HygonGenuine-24-0-1", "amd", NULL },
 	{ "CyrixInstead-6-0-2", "cyrix-mii", NULL },
