@@ -37,6 +37,8 @@ static void print_usage(FILE *f)
 	fprintf(f,
 		"usage: perfex [-e EVENT[,EVENT...]]... [-x SEP | -j] [-o FILE] [-r N]\n"
 		"              [--] COMMAND [ARG...]\n"
+		"       perfex -a | -C LIST [-A] [-e EVENT...] [-x SEP | -j] [-o FILE]\n"
+		"              [-r N] [[--] COMMAND [ARG...]]\n"
 		"       perfex --ibs-op=MAXCNT | --ibs-fetch=MAXCNT [--ibs-ops] [--ibs-rand]\n"
 		"              [--ibs-kernel] [-e EVENT...] [-x SEP | -j] [-o FILE]\n"
 		"              [--] COMMAND [ARG...]\n"
@@ -60,6 +62,10 @@ static void print_help(FILE *f)
 		"  -j         perf stat's JSON, one object a line\n"
 		"  -o FILE    the counts to FILE (default: standard error)\n"
 		"  -r N       run N times: each count's mean and spread\n"
+		"  -a         every CPU, whatever runs there, while COMMAND runs or\n"
+		"             until ^C (global mode: needs CAP_PERFMON)\n"
+		"  -C LIST    the CPUs of LIST (0,2-3) only, as -a\n"
+		"  -A         with -a or -C: a row per CPU\n"
 		"  --ibs-op=MAXCNT, --ibs-fetch=MAXCNT\n"
 		"             AMD IBS: sample one op (fetch) of COMMAND's first thread\n"
 		"             in MAXCNT cycles (fetches), a multiple of 16, decimal or\n"
@@ -236,7 +242,7 @@ static int parse_repeat(struct opts *o, const char *arg)
 
 /* The long options that have no letter. */
 enum {
-	OPT_CPUID = 'C', OPT_PRINT_CONTROL = 'P', OPT_TABLE = 'T',
+	OPT_CPUID = 'U', OPT_PRINT_CONTROL = 'P', OPT_TABLE = 'T',
 	OPT_VERSION = 'V',
 	OPT_P4PE = 256, OPT_P4PMV,
 	OPT_IBS_OP, OPT_IBS_FETCH, OPT_IBS_OPS, OPT_IBS_RAND, OPT_IBS_KERNEL,
@@ -330,6 +336,15 @@ static int parse_option(struct opts *o, int c)
 		break;
 	case 'r':
 		return parse_repeat(o, optarg);
+	case 'a':
+		o->all_cpus = 1;
+		break;
+	case 'C':
+		o->cpu_list = optarg;
+		break;
+	case 'A':
+		o->per_cpu = 1;
+		break;
 	case 'h':
 		print_help(stdout);
 		exit(0);
@@ -353,6 +368,9 @@ static int parse_args(struct opts *o, int argc, char **argv)
 		{ "json", no_argument, NULL, 'j' },
 		{ "output", required_argument, NULL, 'o' },
 		{ "repeat", required_argument, NULL, 'r' },
+		{ "all-cpus", no_argument, NULL, 'a' },
+		{ "cpu", required_argument, NULL, 'C' },
+		{ "no-aggr", no_argument, NULL, 'A' },
 		{ "cpuid", required_argument, NULL, OPT_CPUID },
 		{ "print-control", no_argument, NULL, OPT_PRINT_CONTROL },
 		{ "table", no_argument, NULL, OPT_TABLE },
@@ -373,7 +391,7 @@ static int parse_args(struct opts *o, int argc, char **argv)
 	int c;
 
 	o->repeat = 1;
-	while ((c = getopt_long(argc, argv, "+live:x:jo:r:h", longopts,
+	while ((c = getopt_long(argc, argv, "+live:x:jo:r:haC:A", longopts,
 				NULL)) != -1)
 		if (parse_option(o, c))
 			return -1;
@@ -383,6 +401,16 @@ static int parse_args(struct opts *o, int argc, char **argv)
 	}
 	if (p26_check_opts(o))
 		return -1;
+	if (o->per_cpu && !o->all_cpus && !o->cpu_list) {
+		fprintf(stderr,
+			"perfex: -A prints a row per CPU of -a or -C: give one of them\n");
+		return -1;
+	}
+	if ((o->all_cpus || o->cpu_list) && (o->ibs.flags || o->n26)) {
+		fprintf(stderr,
+			"perfex: -a and -C count with named events; IBS and perfctr 2.6's events are for a command's own threads\n");
+		return -1;
+	}
 	return check_ibs_opts(o);
 }
 
@@ -441,6 +469,10 @@ static int count(const struct opts *o)
 	if (out == stdout)
 		setvbuf(stdout, NULL, _IOLBF, 0);
 	ret = make_plan(o, &p);
+	if (!ret && (o->all_cpus || o->cpu_list)) {
+		ret = sys_count(o, &p, out);
+		return close_output(o, out, ret);
+	}
 	for (i = 0; !ret && i < o->repeat; i++) {
 		ret = run_command(&p, o->cmd, &c, &status, &sink);
 		if (ret)
@@ -500,6 +532,9 @@ int main(int argc, char **argv)
 		o.cmd = argv + optind;
 		return count(&o);
 	}
+	/* System-wide without a command: until ^C, as perf stat -a. */
+	if (!other && (o.all_cpus || o.cpu_list))
+		return count(&o);
 	if (!other)
 		fprintf(stderr, "perfex: no command to count\n");
 bad:

@@ -40,7 +40,13 @@ struct opts {
 	unsigned int n26;
 	__u32 p4pe, p4pmv;	/* --p4pe, --p4pmv */
 	int has_p4pe, has_p4pmv;
+	int all_cpus;		/* -a */
+	const char *cpu_list;	/* -C */
+	int per_cpu;		/* -A */
 };
+
+/* The CPUs -a and -C may count (global mode's read gives as many). */
+#define MAX_CPUS	4096
 
 /* perf's software events that perfex gives (software.c). */
 enum {
@@ -69,6 +75,7 @@ struct plan {
 	int raw26;		/* perfctr 2.6's events: the control as given */
 	struct plan_row rows[MAX_ROWS];	/* in the order printed */
 	unsigned int nrows;
+	char title[272];	/* -a, -C: what the header names */
 };
 
 /* One run's totals: the command's own plus its members'. */
@@ -109,6 +116,10 @@ const struct perfctr_event_table *pick_table(const char *cpuid);
 int make_plan(const struct opts *o, struct plan *p);
 int run_command(const struct plan *p, char **cmd, struct counts *c,
 		int *status, struct ibs_sink *sink);
+int exec_failed(const char *cmd, int err);
+
+/* system.c */
+int sys_count(const struct opts *o, struct plan *p, FILE *out);
 void one_line(FILE *f, const char *prefix, const char *text);
 
 /* ibs.c */
@@ -135,12 +146,15 @@ int p26_plan(const struct opts *o, struct vperfctr_control *ctl,
 /* software.c */
 const char *sw_name(int kind);
 int sw_split(struct plan *p, const char *events, char *pmu, size_t size);
-void sw_default_rows(struct plan *p);
+void sw_default_rows(struct plan *p, int cpus);
 void sw_from_rusage(const struct rusage *ru, double *sw);
 
 /* print.c */
 void stats_add(struct stats *s, const struct plan *p, const struct counts *c);
 void print_stats(FILE *f, const struct opts *o, const struct plan *p,
 		 const struct stats *s);
+void print_stats_cpus(FILE *f, const struct opts *o, const struct plan *p,
+		      const struct stats *per, const unsigned char *cpus,
+		      const struct stats *total);
 
 #endif /* _PERFEX_H */

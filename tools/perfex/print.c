@@ -9,6 +9,7 @@
 #define _GNU_SOURCE
 #include <math.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <strings.h>
 
@@ -58,6 +59,7 @@ struct row {
 	const char *metric_unit;	/* NULL: no metric */
 	int percent;		/* the metric is a percentage */
 	const char *unit;	/* "msec" for task-clock, else "" */
+	const char *cpu;	/* -A: "CPUn", else NULL */
 };
 
 /* perf's generic name that @text names (modifiers aside), or NULL. */
@@ -222,6 +224,9 @@ static void print_table_row(FILE *f, const struct row *r, unsigned int runs)
 	int spread = runs > 1 && !r->missing;
 	char value[40], metric[64] = "";
 
+	if (r->cpu)
+		fprintf(f, "%-8s", r->cpu);
+
 	if (r->missing)
 		snprintf(value, sizeof(value), "%s", r->missing);
 	else
@@ -241,18 +246,23 @@ static void print_table_row(FILE *f, const struct row *r, unsigned int runs)
 		fprintf(f, "%18s %-4s %s\n", value, r->unit, r->name);
 }
 
-static void print_table(FILE *f, const struct opts *o, const struct row *rows,
-			unsigned int n, const struct stats *s)
+/* The table's head: the command, or what -a and -C counted. */
+static void print_header(FILE *f, const struct opts *o, const struct plan *p,
+			 const struct stats *s)
 {
-	unsigned int i;
 	char **a;
 
 	fprintf(f, "\n Performance counter stats for '");
-	for (a = o->cmd; *a; a++)
-		fprintf(f, "%s%s", a == o->cmd ? "" : " ", *a);
+	if (p->title[0])
+		fprintf(f, "%s", p->title);
+	else
+		for (a = o->cmd; *a; a++)
+			fprintf(f, "%s%s", a == o->cmd ? "" : " ", *a);
 	fprintf(f, s->runs > 1 ? "' (%u runs):\n\n" : "':\n\n", s->runs);
-	for (i = 0; i < n; i++)
-		print_table_row(f, &rows[i], s->runs);
+}
+
+static void print_footer(FILE *f, const struct stats *s)
+{
 	fprintf(f, "\n%17.9f", s->elapsed.mean);
 	if (s->runs > 1)
 		fprintf(f, " +- %.9f", s->elapsed.mean *
@@ -272,6 +282,8 @@ static void print_table(FILE *f, const struct opts *o, const struct row *rows,
 static void print_csv_row(FILE *f, const char *sep, const struct row *r,
 			  unsigned int runs)
 {
+	if (r->cpu)
+		fprintf(f, "%s%s", r->cpu, sep);
 	if (r->missing)
 		fprintf(f, "%s", r->missing);
 	else
@@ -313,7 +325,10 @@ static void print_json_row(FILE *f, const struct row *r, unsigned int runs)
 		snprintf(value, sizeof(value), "%s", r->missing);
 	else
 		snprintf(value, sizeof(value), "%f", r->value);
-	fprintf(f, "{\"counter-value\" : ");
+	fprintf(f, "{");
+	if (r->cpu)
+		fprintf(f, "\"cpu\" : \"%s\", ", r->cpu + 3);	/* "CPU" */
+	fprintf(f, "\"counter-value\" : ");
 	json_string(f, value);
 	fprintf(f, ", \"unit\" : ");
 	json_string(f, r->unit);
@@ -334,21 +349,70 @@ static void print_json_row(FILE *f, const struct row *r, unsigned int runs)
 	fprintf(f, "}\n");
 }
 
+static void print_row(FILE *f, const struct opts *o, const struct row *r,
+		      unsigned int runs)
+{
+	if (o->json)
+		print_json_row(f, r, runs);
+	else if (o->sep)
+		print_csv_row(f, o->sep, r, runs);
+	else
+		print_table_row(f, r, runs);
+}
+
 void print_stats(FILE *f, const struct opts *o, const struct plan *p,
 		 const struct stats *s)
 {
 	struct row rows[MAX_ROWS + 1];
 	unsigned int n = make_rows(p, s, rows), i;
+	int table = !o->sep && !o->json;
 
-	if (!o->sep && !o->json) {
-		print_table(f, o, rows, n, s);
-	} else {
-		for (i = 0; i < n; i++) {
-			if (o->json)
-				print_json_row(f, &rows[i], s->runs);
-			else
-				print_csv_row(f, o->sep, &rows[i], s->runs);
-		}
-	}
+	if (table)
+		print_header(f, o, p, s);
+	for (i = 0; i < n; i++)
+		print_row(f, o, &rows[i], s->runs);
+	if (table)
+		print_footer(f, s);
 	fflush(f);
+}
+
+/*
+ * -A: each row once per CPU of @cpus, labelled CPUn, event by event as
+ * perf stat -A prints them; @per holds each CPU's counts, @total the
+ * runs' time.
+ */
+void print_stats_cpus(FILE *f, const struct opts *o, const struct plan *p,
+		      const struct stats *per, const unsigned char *cpus,
+		      const struct stats *total)
+{
+	struct row (*rows)[MAX_ROWS + 1] = calloc(MAX_CPUS, sizeof(*rows));
+	char (*label)[16] = calloc(MAX_CPUS, sizeof(*label));
+	unsigned int n = 0, i, c;
+	int table = !o->sep && !o->json;
+
+	if (!rows || !label) {
+		fprintf(stderr, "perfex: out of memory\n");
+		goto out;
+	}
+	for (c = 0; c < MAX_CPUS; c++) {
+		if (!cpus[c])
+			continue;
+		n = make_rows(p, &per[c], rows[c]);
+		snprintf(label[c], sizeof(label[c]), "CPU%u", c);
+	}
+	if (table)
+		print_header(f, o, p, total);
+	for (i = 0; i < n; i++)
+		for (c = 0; c < MAX_CPUS; c++) {
+			if (!cpus[c])
+				continue;
+			rows[c][i].cpu = label[c];
+			print_row(f, o, &rows[c][i], total->runs);
+		}
+	if (table)
+		print_footer(f, total);
+	fflush(f);
+out:
+	free(rows);
+	free(label);
 }

@@ -206,7 +206,7 @@ int make_plan(const struct opts *o, struct plan *p)
 		if (err)
 			return err;
 	} else if (p->print_counts) {
-		sw_default_rows(p);
+		sw_default_rows(p, o->all_cpus || o->cpu_list);
 	}
 	if (!o->n26 && !o->events[0] && p->counted && p->print_counts) {
 		t = perfctr_event_table(p->info.cpuid);
@@ -328,7 +328,7 @@ static void child(const struct plan *p, char **cmd, int sock, int rep,
 
 /* --- what went wrong, and what to do --- */
 
-static int exec_failed(const char *cmd, int err)
+int exec_failed(const char *cmd, int err)
 {
 	if (err == ENOENT) {
 		fprintf(stderr,

@@ -17,7 +17,7 @@
 static const struct {
 	const char *name, *alias;
 } sw_names[SW_NR] = {
-	[SW_TASK_CLOCK] = { "task-clock", NULL },
+	[SW_TASK_CLOCK] = { "task-clock", "cpu-clock" },
 	[SW_CONTEXT_SWITCHES] = { "context-switches", "cs" },
 	[SW_CPU_MIGRATIONS] = { "cpu-migrations", "migrations" },
 	[SW_PAGE_FAULTS] = { "page-faults", "faults" },
@@ -114,8 +114,11 @@ int sw_split(struct plan *p, const char *events, char *pmu, size_t size)
 	}
 }
 
-/* perf stat's default rows: the software events, then the counters'. */
-void sw_default_rows(struct plan *p)
+/*
+ * perf stat's default rows: the software events, then the counters'.
+ * Counting CPUs (-a, -C), the first is their time, cpu-clock.
+ */
+void sw_default_rows(struct plan *p, int cpus)
 {
 	static const int kinds[] = {
 		SW_TASK_CLOCK, SW_CONTEXT_SWITCHES, SW_CPU_MIGRATIONS,
@@ -126,7 +129,7 @@ void sw_default_rows(struct plan *p)
 	for (i = 0; i < sizeof(kinds) / sizeof(*kinds); i++) {
 		p->rows[i].sw = kinds[i];
 		snprintf(p->rows[i].text, sizeof(p->rows[i].text), "%s",
-			 sw_names[kinds[i]].name);
+			 cpus && !i ? "cpu-clock" : sw_names[kinds[i]].name);
 	}
 	p->nrows = i;
 }

@@ -9,6 +9,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -103,7 +104,7 @@ static void slurp(int fd, char *buf)
 }
 
 static void spawn_perfex(struct px_result *r, const char *const *argv,
-			 int nobody)
+			 int nobody, int sig, int after_ms)
 {
 	const char *args[64] = { "perfex" };
 	int out = memfd_create("px-out", MFD_CLOEXEC);
@@ -128,6 +129,10 @@ static void spawn_perfex(struct px_result *r, const char *const *argv,
 		execv(px_perfex(), (char **)args);
 		_exit(122);
 	}
+	if (sig) {
+		usleep(after_ms * 1000);
+		kill(pid, sig);
+	}
 	ck_assert_int_eq(waitpid(pid, &status, 0), pid);
 	slurp(out, r->out);
 	slurp(err, r->err);
@@ -141,12 +146,18 @@ static void spawn_perfex(struct px_result *r, const char *const *argv,
 
 void px_run(struct px_result *r, const char *const *argv)
 {
-	spawn_perfex(r, argv, 0);
+	spawn_perfex(r, argv, 0, 0, 0);
 }
 
 void px_run_nobody(struct px_result *r, const char *const *argv)
 {
-	spawn_perfex(r, argv, 1);
+	spawn_perfex(r, argv, 1, 0, 0);
+}
+
+void px_run_signalled(struct px_result *r, const char *const *argv, int sig,
+		      int after_ms)
+{
+	spawn_perfex(r, argv, 0, sig, after_ms);
 }
 
 /* --- -x SEP --- */

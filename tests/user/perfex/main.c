@@ -22,6 +22,7 @@ static const check_area_fn areas[] = {
 	px_ibs_tcase,
 	px_compat26_tcase,
 	px_software_tcase,
+	px_system_tcase,
 };
 
 int main(int argc, char **argv)

@@ -21,6 +21,7 @@ void px_send_tcase(struct Suite *s);
 void px_ibs_tcase(struct Suite *s);
 void px_compat26_tcase(struct Suite *s);
 void px_software_tcase(struct Suite *s);
+void px_system_tcase(struct Suite *s);
 
 #define OUT_MAX		16384
 
@@ -39,6 +40,9 @@ struct px_result {
 void px_run(struct px_result *r, const char *const *argv);
 /* The same as user nobody. */
 void px_run_nobody(struct px_result *r, const char *const *argv);
+/* The same, sending perfex @sig after @after_ms ms. */
+void px_run_signalled(struct px_result *r, const char *const *argv, int sig,
+		      int after_ms);
 
 /* The programs the tests run: perfex, busy. */
 const char *px_perfex(void);
