@@ -74,7 +74,8 @@ DIR_LAYOUT = {
         "c3": "c3", "pentiumpro": "p6", "pentium2": "p6", "pentium3": "p6",
         "pentium-m": "p6", "core": "arch", "core2": "arch", "arch": "arch",
         "netburst": "p4", "k7": "k7", "k8": "k7", "fam10h": "amd10h",
-        "fam14h": "amd10h", "fam15h": "amd10h", "fam15h-m10h": "amd10h",
+        "fam11h": "amd10h", "fam12h": "amd10h", "fam14h": "amd10h",
+        "fam15h": "amd10h", "fam15h-m10h": "amd10h",
         "fam15h-m30h": "amd10h", "fam15h-m60h": "amd10h", "fam16h": "amd10h",
         # The catch-all for Zen on: family 10h's PERF_CTL, with pairs.
         "amd": "amdzen",

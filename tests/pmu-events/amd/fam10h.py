@@ -197,3 +197,20 @@ EVENTS = {
     0xFF05: ("DC", None, ()),
     0xFF06: ("DC", None, ()),
 }
+
+# 68h/69h: the unit mask is a buffer number (0-9), not a bit field.
+ENCODED = {0x068: tuple(range(10)), 0x069: tuple(range(10))}
+
+_MAB = ("kept; MAB requests/wait cycles, added in BKDG 31116 rev 3.48, "
+        "later than CodeXL's rev 3.20 (oprofile family10 1.4, libpfm4 "
+        "fam10h)")
+_L3 = ("kept; non-cancelled L3 read requests, revision D only, added in "
+       "BKDG 31116 rev 3.28, later than CodeXL's rev 3.20 (oprofile "
+       "family10 1.2/1.3, libpfm4 fam10h)")
+EXTRA = dict(
+    [((0x068, "=0x%x" % v), _MAB) for v in range(10)]
+    + [((0x069, "=0x%x" % v), _MAB) for v in range(10)]
+    + [((0x06C, 3), "kept; Owned state, in BKDG 31116 rev 3.48, later "
+                    "than CodeXL's rev 3.20 (oprofile family10, libpfm4 "
+                    "fam10h)")]
+    + [((0x4ED, b), _L3) for b in (0, 1, 2, 4, 5, 6, 7)])

@@ -46,7 +46,8 @@ static const struct want wants[] = {
 	{ "GenuineIntel-6-17-A", "core2", NULL },
 	{ "GenuineIntel-15-6-5", "netburst", NULL },
 	{ "AuthenticAMD-15-5-1", "k8", NULL },
-	{ "AuthenticAMD-18-1-0", "fam10h", NULL },
+	{ "AuthenticAMD-17-3-1", "fam11h", NULL },
+	{ "AuthenticAMD-18-1-0", "fam12h", NULL },
 	{ "AuthenticAMD-20-2-0", "fam14h", NULL },
 	{ "AuthenticAMD-21-2-0", "fam15h", NULL },	/* Interlagos, 00h-0Fh */
 	{ "AuthenticAMD-21-10-1", "fam15h-m10h", NULL },	/* Trinity */
