@@ -252,13 +252,16 @@ static void print_header(FILE *f, const struct opts *o, const struct plan *p,
 {
 	char **a;
 
-	fprintf(f, "\n Performance counter stats for '");
-	if (p->title[0])
+	fprintf(f, "\n Performance counter stats for ");
+	if (p->title[0]) {
 		fprintf(f, "%s", p->title);
-	else
+	} else {
+		fputc('\'', f);
 		for (a = o->cmd; *a; a++)
 			fprintf(f, "%s%s", a == o->cmd ? "" : " ", *a);
-	fprintf(f, s->runs > 1 ? "' (%u runs):\n\n" : "':\n\n", s->runs);
+		fputc('\'', f);
+	}
+	fprintf(f, s->runs > 1 ? " (%u runs):\n\n" : ":\n\n", s->runs);
 }
 
 static void print_footer(FILE *f, const struct stats *s)

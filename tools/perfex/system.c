@@ -368,9 +368,9 @@ int sys_count(const struct opts *o, struct plan *p, FILE *out)
 	ncpus = count_set(want);
 	cpu_list_format(want, list, sizeof(list));
 	if (o->cpu_list)
-		snprintf(p->title, sizeof(p->title), "CPU(s) %s", list);
+		snprintf(p->title, sizeof(p->title), "'CPU(s) %s'", list);
 	else
-		snprintf(p->title, sizeof(p->title), "system wide");
+		snprintf(p->title, sizeof(p->title), "'system wide'");
 	per = calloc(MAX_CPUS, sizeof(*per));
 	r = malloc(sizeof(*r));
 	if (!per || !r) {
