@@ -75,7 +75,7 @@ struct plan {
 	int raw26;		/* perfctr 2.6's events: the control as given */
 	struct plan_row rows[MAX_ROWS];	/* in the order printed */
 	unsigned int nrows;
-	char title[272];	/* -a, -C, -p, -t: the header's, quoted */
+	char title[272];	/* -a, -C: the header's, quoted */
 };
 
 /* One run's totals: the command's own plus its members'. */

@@ -22,6 +22,7 @@
 
 #define GLOBAL_PATH	"/proc/perfctr/global"
 #define ONLINE_PATH	"/sys/devices/system/cpu/online"
+#define POSSIBLE_PATH	"/sys/devices/system/cpu/possible"
 #define POLL_NS		(50 * 1000 * 1000)	/* hotplug is looked for */
 
 /* --- CPU lists --- */
@@ -62,12 +63,12 @@ static int cpu_list_parse(const char *s, unsigned char *set)
 	}
 }
 
-/* The CPUs online now; -1 where the kernel does not say. */
-static int online_cpus(unsigned char *set)
+/* A CPU list file of sysfs into @set; -1 where the kernel does not say. */
+static int read_cpu_list(const char *path, unsigned char *set)
 {
 	char buf[4096];
 	ssize_t n;
-	int fd = open(ONLINE_PATH, O_RDONLY | O_CLOEXEC);
+	int fd = open(path, O_RDONLY | O_CLOEXEC);
 
 	if (fd < 0)
 		return -1;
@@ -77,6 +78,12 @@ static int online_cpus(unsigned char *set)
 		return -1;
 	buf[n] = '\0';
 	return cpu_list_parse(buf, set);
+}
+
+/* The CPUs online now; -1 where the kernel does not say. */
+static int online_cpus(unsigned char *set)
+{
+	return read_cpu_list(ONLINE_PATH, set);
 }
 
 /* "0,2-3": @set as a list, for the header and the notes. */
@@ -233,9 +240,11 @@ static void poll_online(struct sys_run *r)
 }
 
 /*
- * Waits for @pid (or, without one, for ^C or SIGTERM), looking at the
- * online CPUs every 50 ms. @set holds SIGCHLD, and the stop signals
- * without a command, all blocked: their arrival ends the wait at once.
+ * Waits for @pid (or, without one, for ^C, SIGTERM or SIGHUP), looking
+ * at the online CPUs every 50 ms. @set holds SIGCHLD and the stop
+ * signals, all blocked: their arrival ends the wait at once. With a
+ * command, SIGTERM and SIGHUP go on to it and perfex waits for its end:
+ * global mode is always stopped before perfex leaves.
  */
 static int sys_wait(struct sys_run *r, pid_t pid, int *status,
 		    const sigset_t *set)
@@ -253,8 +262,11 @@ static int sys_wait(struct sys_run *r, pid_t pid, int *status,
 				return -1;
 		}
 		sig = sigtimedwait(set, NULL, &tick);
-		if (pid < 0 && (sig == SIGINT || sig == SIGTERM))
-			return 0;
+		if (sig > 0 && sig != SIGCHLD) {
+			if (pid < 0)
+				return 0;
+			kill(pid, sig);
+		}
 		poll_online(r);
 	}
 }
@@ -294,15 +306,17 @@ static int sys_run_once(const struct plan *p, char **cmd, struct sys_run *r,
 	if (online_cpus(r->online0))
 		memset(r->online0, 1, MAX_CPUS);
 	/*
-	 * As a shell does, ^C is the command's; without one, ^C and
-	 * SIGTERM end the count, taken by sys_wait() from the blocked set.
+	 * As a shell does, ^C is the command's; without one, ^C ends the
+	 * count. SIGTERM and SIGHUP end it too, or go on to the command:
+	 * sys_wait() takes them from the blocked set, so that perfex never
+	 * dies with global mode left counting.
 	 */
 	sigemptyset(&block);
 	sigaddset(&block, SIGCHLD);
-	if (!cmd) {
+	sigaddset(&block, SIGTERM);
+	sigaddset(&block, SIGHUP);
+	if (!cmd)
 		sigaddset(&block, SIGINT);
-		sigaddset(&block, SIGTERM);
-	}
 	sigprocmask(SIG_BLOCK, &block, &old);
 	sigaction(SIGINT, cmd ? &ign : NULL, &oint);
 	sigaction(SIGQUIT, &ign, &oquit);
@@ -336,8 +350,8 @@ static int sys_run_once(const struct plan *p, char **cmd, struct sys_run *r,
 	r->nsums = n > 0 ? n / sizeof(r->sums[0]) : 0;
 	if (!cmd && !ret)	/* ended by ^C: as perf stat, no error */
 		*status = 0;
-	/* A second ^C, pending, must not kill perfex before it prints. */
-	while (!cmd && sigtimedwait(&block, NULL, &(struct timespec){ 0 }) > 0)
+	/* A stop signal still pending must not kill perfex before it prints. */
+	while (sigtimedwait(&block, NULL, &(struct timespec){ 0 }) > 0)
 		;
 out:
 	sigaction(SIGINT, &oint, NULL);
@@ -397,6 +411,26 @@ static void sys_notes(const struct sys_run *r, const unsigned char *want)
 			list);
 }
 
+/* -C's CPUs must be CPUs of this machine, as perf has them. */
+static int sys_cpus_exist(const char *arg, const unsigned char *want)
+{
+	unsigned char possible[MAX_CPUS];
+	char list[256];
+	unsigned int c;
+
+	if (read_cpu_list(POSSIBLE_PATH, possible))
+		return 0;	/* the kernel does not say: global mode will */
+	for (c = 0; c < MAX_CPUS; c++)
+		if (want[c] && !possible[c]) {
+			cpu_list_format(possible, list, sizeof(list));
+			fprintf(stderr,
+				"perfex: -C %s: CPU %u does not exist here; the CPUs are %s\n",
+				arg, c, list);
+			return EX_USAGE;
+		}
+	return 0;
+}
+
 /* -a or -C: the CPUs to count. */
 static int sys_cpus(const struct opts *o, unsigned char *want)
 {
@@ -409,7 +443,7 @@ static int sys_cpus(const struct opts *o, unsigned char *want)
 				o->cpu_list, MAX_CPUS);
 			return EX_USAGE;
 		}
-		return 0;
+		return sys_cpus_exist(o->cpu_list, want);
 	}
 	if (online_cpus(online))
 		memset(online, 1, MAX_CPUS);

@@ -303,6 +303,8 @@ static const struct bad bads[] = {
 	{ "GenuineIntel-6-7-3", "{INST_RETIRED}:P", EOPNOTSUPP, "precise" },
 	{ "GenuineIntel-6-7-3", "cpu/event=0xc0,name=/", EINVAL, "name=" },
 	{ "GenuineIntel-6-7-3", "cpu/event=0xc0,name=a\tb/", EINVAL, "blanks" },
+	/* A '/' in a name ends cpu/.../ early: refused, never misread. */
+	{ "GenuineIntel-6-7-3", "cpu/event=0xc0/:name=a/b", EINVAL, "not a number" },
 	{ "GenuineIntel-6-7-3",
 	  "cpu/event=0xc0,name=a123456789012345678901234567890123456789012345678901234567890123/",
 	  EINVAL, "1 to 63" },

@@ -232,6 +232,44 @@ static int vmstat_has(const char *key)
 	return found;
 }
 
+/* Whether global mode is idle: nobody holds the counters with it. */
+static int global_idle(void)
+{
+	struct perfctr_info info;
+
+	ck_assert_int_eq(perfctr_info(&info), 0);
+	return strncmp(info.reserved_by, "global-mode perfctr", 19) != 0;
+}
+
+/*
+ * SIGTERM or SIGHUP never leaves global mode counting: without a command
+ * it ends the count (status 0, rows printed); with one it goes on to the
+ * command, whose death by it is perfex's status, after the rows.
+ */
+static const char *const term_argv[][5] = {
+	{ "-a", "-x", ";" },
+	{ "-a", "-x", ";", "sleep", "5" },
+};
+
+START_TEST(term_stops_global_mode)
+{
+	static const int sigs[] = { SIGTERM, SIGHUP };
+	struct px_row rows[PX_MAX_ROWS];
+	struct px_result r;
+	int i, n;
+
+	for (i = 0; i < 2; i++) {
+		px_plain_cpuid();
+		px_run_signalled(&r, term_argv[_i], sigs[i], 500);
+		ck_assert_msg(r.status == (_i ? 128 + sigs[i] : 0),
+			      "signal %d: status %d:\n%s", sigs[i], r.status,
+			      r.err);
+		n = px_csv(r.err, ";", rows, PX_MAX_ROWS);
+		ck_assert_msg(px_find(rows, n, "tsc"), "%s", r.err);
+		ck_assert(global_idle());
+	}
+}
+
 /* The machine's switches and faults for -a; not for a CPU list. */
 START_TEST(software_system_wide)
 {
@@ -272,12 +310,14 @@ static const char *const bad_argv[][5] = {
 	{ "-C", "x", "true" },
 	{ "-C", "5000", "true" },
 	{ "-C", "3-1", "true" },
+	{ "-C", "0,4000", "true" },
 	{ "-a", "--ibs-op=0x10000", "true" },
 	{ "-a", "-e", "0x004300c0", "true" },
 };
 
 static const char *const bad_says[] = {
 	"give one of them", "CPU list", "CPU list", "CPU list",
+	"does not exist here",
 	"IBS and perfctr 2.6", "IBS and perfctr 2.6",
 };
 
@@ -382,6 +422,7 @@ void px_system_tcase(struct Suite *s)
 	tcase_add_test(tc, table_titles);
 	tcase_add_test(tc, json_has_cpu);
 	tcase_add_test(tc, until_interrupted);
+	tcase_add_loop_test(tc, term_stops_global_mode, 0, ARRAY_SIZE(term_argv));
 	tcase_add_test(tc, software_system_wide);
 	tcase_add_loop_test(tc, refuses_bad_options, 0, ARRAY_SIZE(bad_argv));
 	tcase_add_test(tc, refuses_without_cap_perfmon);

@@ -512,9 +512,9 @@ static int set_name(struct ctx *c, struct pe_req *r, const char *name)
 			    "'%s': name= wants 1 to %zu characters.",
 			    r->text, sizeof(r->name) - 1);
 	for (s = name; *s; s++)
-		if ((unsigned char)*s <= ' ' || *s == 0x7f || *s == '"')
+		if ((unsigned char)*s <= ' ' || *s == 0x7f || strchr("\"/,", *s))
 			return fail(c, EINVAL,
-				    "'%s': name= takes no blanks, quotes or control characters.",
+				    "'%s': name= takes no blanks, quotes, '/', ',' or control characters.",
 				    r->text);
 	strcpy(r->name, name);
 	return 0;
