@@ -246,7 +246,7 @@ static int global_idle(void)
  * it ends the count (status 0, rows printed); with one it goes on to the
  * command, whose death by it is perfex's status, after the rows.
  */
-static const char *const term_argv[][5] = {
+static const char *const term_argv[][6] = {
 	{ "-a", "-x", ";" },
 	{ "-a", "-x", ";", "sleep", "5" },
 };
