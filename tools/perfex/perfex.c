@@ -35,9 +35,9 @@
 static void print_usage(FILE *f)
 {
 	fprintf(f,
-		"usage: perfex [-e EVENT[,EVENT...]]... [-x SEP | -j] [-o FILE] [-r N]\n"
-		"              [--] COMMAND [ARG...]\n"
-		"       perfex -a | -C LIST [-A] [-e EVENT...] [-x SEP | -j] [-o FILE]\n"
+		"usage: perfex [-e EVENT[,EVENT...]]... [-x SEP | -j] [-o FILE]\n"
+		"              [-r N | -I MSEC] [--] COMMAND [ARG...]\n"
+		"       perfex -a | -C LIST [-A] [-I MSEC] [-e EVENT...] [-x SEP | -j] [-o FILE]\n"
 		"              [-r N] [[--] COMMAND [ARG...]]\n"
 		"       perfex --ibs-op=MAXCNT | --ibs-fetch=MAXCNT [--ibs-ops] [--ibs-rand]\n"
 		"              [--ibs-kernel] [-e EVENT...] [-x SEP | -j] [-o FILE]\n"
@@ -66,6 +66,8 @@ static void print_help(FILE *f)
 		"             until ^C (global mode: needs CAP_PERFMON)\n"
 		"  -C LIST    the CPUs of LIST (0,2-3) only, as -a\n"
 		"  -A         with -a or -C: a row per CPU\n"
+		"  -I MSEC    print the counts of every MSEC ms (10 or more) as it\n"
+		"             goes, with a time column, as perf stat -I\n"
 		"  --ibs-op=MAXCNT, --ibs-fetch=MAXCNT\n"
 		"             AMD IBS: sample one op (fetch) of COMMAND's first thread\n"
 		"             in MAXCNT cycles (fetches), a multiple of 16, decimal or\n"
@@ -240,6 +242,25 @@ static int parse_repeat(struct opts *o, const char *arg)
 	return 0;
 }
 
+/* perf stat's bounds: 10 ms at least; an hour at most, ours. */
+static int parse_interval(struct opts *o, const char *arg)
+{
+	unsigned long n;
+	char *end;
+
+	errno = 0;
+	n = strtoul(arg, &end, 10);
+	if (errno || *end || end == arg || arg[0] == '-' || n < 10 ||
+	    n > 3600000) {
+		fprintf(stderr,
+			"perfex: -I %s: give the interval in milliseconds, 10 to 3600000 (e.g. -I 1000)\n",
+			arg);
+		return -1;
+	}
+	o->interval_ms = n;
+	return 0;
+}
+
 /* The long options that have no letter. */
 enum {
 	OPT_CPUID = 'U', OPT_PRINT_CONTROL = 'P', OPT_TABLE = 'T',
@@ -345,6 +366,8 @@ static int parse_option(struct opts *o, int c)
 	case 'A':
 		o->per_cpu = 1;
 		break;
+	case 'I':
+		return parse_interval(o, optarg);
 	case 'h':
 		print_help(stdout);
 		exit(0);
@@ -371,6 +394,7 @@ static int parse_args(struct opts *o, int argc, char **argv)
 		{ "all-cpus", no_argument, NULL, 'a' },
 		{ "cpu", required_argument, NULL, 'C' },
 		{ "no-aggr", no_argument, NULL, 'A' },
+		{ "interval-print", required_argument, NULL, 'I' },
 		{ "cpuid", required_argument, NULL, OPT_CPUID },
 		{ "print-control", no_argument, NULL, OPT_PRINT_CONTROL },
 		{ "table", no_argument, NULL, OPT_TABLE },
@@ -391,7 +415,7 @@ static int parse_args(struct opts *o, int argc, char **argv)
 	int c;
 
 	o->repeat = 1;
-	while ((c = getopt_long(argc, argv, "+live:x:jo:r:haC:A", longopts,
+	while ((c = getopt_long(argc, argv, "+live:x:jo:r:haC:AI:", longopts,
 				NULL)) != -1)
 		if (parse_option(o, c))
 			return -1;
@@ -409,6 +433,11 @@ static int parse_args(struct opts *o, int argc, char **argv)
 	if ((o->all_cpus || o->cpu_list) && (o->ibs.flags || o->n26)) {
 		fprintf(stderr,
 			"perfex: -a and -C count with named events; IBS and perfctr 2.6's events are for a command's own threads\n");
+		return -1;
+	}
+	if (o->interval_ms && (o->repeat > 1 || o->ibs.flags)) {
+		fprintf(stderr,
+			"perfex: -I prints one count as it goes: drop -r or --ibs-*, or -I\n");
 		return -1;
 	}
 	return check_ibs_opts(o);
@@ -449,6 +478,20 @@ static int close_output(const struct opts *o, FILE *f, int ret)
 	return ret;
 }
 
+/*
+ * -I counts a command's live members: <tid>/tree came with ABI 1.2.
+ * Global mode reads the CPUs live in any version.
+ */
+static int interval_check(const struct opts *o, const struct plan *p)
+{
+	if (o->all_cpus || o->cpu_list || (p->info.abi_version & 0xFF) >= 2)
+		return 0;
+	fprintf(stderr,
+		"perfex: -I needs a perfctr module of ABI 1.2 or later (this one is %u.%u), which reads a command's live threads: load a newer perfctr module, or drop -I\n",
+		p->info.abi_version >> 8, p->info.abi_version & 0xFF);
+	return EX_FAIL;
+}
+
 /* Counting COMMAND: 0 or perfex's exit status, else the command's. */
 static int count(const struct opts *o)
 {
@@ -456,6 +499,7 @@ static int count(const struct opts *o)
 	int ibs = ibs_engines(&o->ibs);
 	struct stats s = { 0 };
 	int ret, status = 0;
+	struct ival iv = { 0 };
 	struct counts c;
 	struct plan p;
 	FILE *out;
@@ -469,6 +513,13 @@ static int count(const struct opts *o)
 	if (out == stdout)
 		setvbuf(stdout, NULL, _IOLBF, 0);
 	ret = make_plan(o, &p);
+	if (!ret && o->interval_ms) {
+		iv.o = o;
+		iv.f = out;
+		iv.p = &p;
+		p.ival = &iv;
+		ret = interval_check(o, &p);
+	}
 	if (!ret && (o->all_cpus || o->cpu_list)) {
 		ret = sys_count(o, &p, out);
 		return close_output(o, out, ret);
@@ -483,7 +534,10 @@ static int count(const struct opts *o)
 			break;
 	}
 	ibs_summary(&sink);
-	if (s.runs && p.print_counts)
+	/* -I: the last interval, to the command's end, is the final counts'. */
+	if (s.runs && p.ival)
+		print_interval(&iv, &c);
+	else if (s.runs && p.print_counts)
 		print_stats(ibs ? stderr : out, o, &p, &s);
 	ret = close_output(o, out, ret);
 	if (!ret && sink.failed)

@@ -43,6 +43,7 @@ struct opts {
 	int all_cpus;		/* -a */
 	const char *cpu_list;	/* -C */
 	int per_cpu;		/* -A */
+	unsigned int interval_ms;	/* -I; 0: one count at the end */
 };
 
 /* The CPUs -a and -C may count (global mode's read gives as many). */
@@ -63,6 +64,8 @@ struct plan_row {
 	char text[32];		/* a software event's name, as given */
 };
 
+struct ival;
+
 /* What a run counts, and how its rows are named. */
 struct plan {
 	struct vperfctr_control ctl;
@@ -76,6 +79,7 @@ struct plan {
 	struct plan_row rows[MAX_ROWS];	/* in the order printed */
 	unsigned int nrows;
 	char title[272];	/* -a, -C: the header's, quoted */
+	struct ival *ival;	/* -I: where the intervals go; NULL */
 };
 
 /* One run's totals: the command's own plus its members'. */
@@ -97,6 +101,18 @@ struct stats {
 	unsigned int runs;
 	int dropped;
 	struct stat_acc ev[PERFCTR_NR_PMCS], tsc, elapsed, sw[SW_NR];
+};
+
+/*
+ * -I: the intervals printed so far. Each is the counts since the last,
+ * from the cumulative counts it is given (print_interval()).
+ */
+struct ival {
+	const struct opts *o;
+	FILE *f;
+	const struct plan *p;
+	struct counts prev;	/* cumulative, at the last interval */
+	unsigned int n;		/* intervals printed */
 };
 
 /* Where the IBS samples go, and what the ring said at the end. */
@@ -148,6 +164,7 @@ const char *sw_name(int kind);
 int sw_split(struct plan *p, const char *events, char *pmu, size_t size);
 void sw_default_rows(struct plan *p, int cpus);
 void sw_from_rusage(const struct rusage *ru, double *sw);
+void sw_from_proc(pid_t pid, double *sw);
 
 /* print.c */
 void stats_add(struct stats *s, const struct plan *p, const struct counts *c);
@@ -156,5 +173,8 @@ void print_stats(FILE *f, const struct opts *o, const struct plan *p,
 void print_stats_cpus(FILE *f, const struct opts *o, const struct plan *p,
 		      const struct stats *per, const unsigned char *cpus,
 		      const struct stats *total);
+void print_interval(struct ival *iv, const struct counts *now);
+void print_interval_cpus(struct ival *iv, const struct stats *per,
+			 const unsigned char *cpus, double t);
 
 #endif /* _PERFEX_H */

@@ -60,6 +60,7 @@ struct row {
 	int percent;		/* the metric is a percentage */
 	const char *unit;	/* "msec" for task-clock, else "" */
 	const char *cpu;	/* -A: "CPUn", else NULL */
+	const char *time;	/* -I: seconds since the start, else NULL */
 };
 
 /* perf's generic name that @text names (modifiers aside), or NULL. */
@@ -224,6 +225,8 @@ static void print_table_row(FILE *f, const struct row *r, unsigned int runs)
 	int spread = runs > 1 && !r->missing;
 	char value[40], metric[64] = "";
 
+	if (r->time)
+		fprintf(f, "%s ", r->time);
 	if (r->cpu)
 		fprintf(f, "%-8s", r->cpu);
 
@@ -285,6 +288,8 @@ static void print_footer(FILE *f, const struct stats *s)
 static void print_csv_row(FILE *f, const char *sep, const struct row *r,
 			  unsigned int runs)
 {
+	if (r->time)
+		fprintf(f, "%s%s", r->time, sep);
 	if (r->cpu)
 		fprintf(f, "%s%s", r->cpu, sep);
 	if (r->missing)
@@ -329,6 +334,8 @@ static void print_json_row(FILE *f, const struct row *r, unsigned int runs)
 	else
 		snprintf(value, sizeof(value), "%f", r->value);
 	fprintf(f, "{");
+	if (r->time)
+		fprintf(f, "\"interval\" : %s, ", r->time + strspn(r->time, " "));
 	if (r->cpu)
 		fprintf(f, "\"cpu\" : \"%s\", ", r->cpu + 3);	/* "CPU" */
 	fprintf(f, "\"counter-value\" : ");
@@ -382,16 +389,16 @@ void print_stats(FILE *f, const struct opts *o, const struct plan *p,
 /*
  * -A: each row once per CPU of @cpus, labelled CPUn, event by event as
  * perf stat -A prints them; @per holds each CPU's counts, @total the
- * runs' time.
+ * runs' time. With @time (-I), one interval's rows, without head or foot.
  */
-void print_stats_cpus(FILE *f, const struct opts *o, const struct plan *p,
-		      const struct stats *per, const unsigned char *cpus,
-		      const struct stats *total)
+static void print_cpus(FILE *f, const struct opts *o, const struct plan *p,
+		       const struct stats *per, const unsigned char *cpus,
+		       const struct stats *total, const char *time)
 {
 	struct row (*rows)[MAX_ROWS + 1] = calloc(MAX_CPUS, sizeof(*rows));
 	char (*label)[16] = calloc(MAX_CPUS, sizeof(*label));
 	unsigned int n = 0, i, c;
-	int table = !o->sep && !o->json;
+	int table = !o->sep && !o->json && !time;
 
 	if (!rows || !label) {
 		fprintf(stderr, "perfex: out of memory\n");
@@ -410,6 +417,7 @@ void print_stats_cpus(FILE *f, const struct opts *o, const struct plan *p,
 			if (!cpus[c])
 				continue;
 			rows[c][i].cpu = label[c];
+			rows[c][i].time = time;
 			print_row(f, o, &rows[c][i], total->runs);
 		}
 	if (table)
@@ -418,4 +426,74 @@ void print_stats_cpus(FILE *f, const struct opts *o, const struct plan *p,
 out:
 	free(rows);
 	free(label);
+}
+
+void print_stats_cpus(FILE *f, const struct opts *o, const struct plan *p,
+		      const struct stats *per, const unsigned char *cpus,
+		      const struct stats *total)
+{
+	print_cpus(f, o, p, per, cpus, total, NULL);
+}
+
+/* --- -I --- */
+
+/* perf's interval time field, and its table's head line once. */
+static void interval_start(struct ival *iv, double t, char *time, size_t size)
+{
+	snprintf(time, size, "%16.9f", t);
+	if (iv->n++ || iv->o->sep || iv->o->json)
+		return;
+	fprintf(iv->f, iv->o->per_cpu ?
+		"#           time CPU                 counts unit events\n" :
+		"#           time             counts unit events\n");
+}
+
+/* @now's counts less @prev's: one interval's, as one run. */
+static void interval_stats(const struct plan *p, const struct counts *prev,
+			   const struct counts *now, struct stats *s)
+{
+	struct counts d = *now;
+	unsigned int i;
+
+	d.tsc -= prev->tsc;
+	for (i = 0; i < p->set.nr; i++)
+		d.ev[i] -= prev->ev[i];
+	for (i = 0; i < SW_NR; i++)
+		d.sw[i] -= prev->sw[i];		/* NaN stays NaN */
+	d.elapsed -= prev->elapsed;
+	memset(s, 0, sizeof(*s));
+	stats_add(s, p, &d);
+}
+
+/*
+ * One interval: the counts since the last, from @now's cumulative ones
+ * (now->elapsed: seconds since the start).
+ */
+void print_interval(struct ival *iv, const struct counts *now)
+{
+	struct row rows[MAX_ROWS + 1];
+	unsigned int n, i;
+	struct stats s;
+	char time[32];
+
+	interval_stats(iv->p, &iv->prev, now, &s);
+	iv->prev = *now;
+	interval_start(iv, now->elapsed, time, sizeof(time));
+	n = make_rows(iv->p, &s, rows);
+	for (i = 0; i < n; i++) {
+		rows[i].time = time;
+		print_row(iv->f, iv->o, &rows[i], 1);
+	}
+	fflush(iv->f);
+}
+
+/* -A's interval: @per holds each CPU's counts in it already. */
+void print_interval_cpus(struct ival *iv, const struct stats *per,
+			 const unsigned char *cpus, double t)
+{
+	struct stats total = { .runs = 1 };
+	char time[32];
+
+	interval_start(iv, t, time, sizeof(time));
+	print_cpus(iv->f, iv->o, iv->p, per, cpus, &total, time);
 }
