@@ -174,6 +174,8 @@ void print_stats_cpus(FILE *f, const struct opts *o, const struct plan *p,
 		      const struct stats *per, const unsigned char *cpus,
 		      const struct stats *total);
 void print_interval(struct ival *iv, const struct counts *now);
+void interval_delta(const struct plan *p, const struct counts *prev,
+		    const struct counts *now, struct stats *s);
 void print_interval_cpus(struct ival *iv, const struct stats *per,
 			 const unsigned char *cpus, double t);
 

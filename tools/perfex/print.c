@@ -449,8 +449,8 @@ static void interval_start(struct ival *iv, double t, char *time, size_t size)
 }
 
 /* @now's counts less @prev's: one interval's, as one run. */
-static void interval_stats(const struct plan *p, const struct counts *prev,
-			   const struct counts *now, struct stats *s)
+void interval_delta(const struct plan *p, const struct counts *prev,
+		    const struct counts *now, struct stats *s)
 {
 	struct counts d = *now;
 	unsigned int i;
@@ -476,7 +476,7 @@ void print_interval(struct ival *iv, const struct counts *now)
 	struct stats s;
 	char time[32];
 
-	interval_stats(iv->p, &iv->prev, now, &s);
+	interval_delta(iv->p, &iv->prev, now, &s);
 	iv->prev = *now;
 	interval_start(iv, now->elapsed, time, sizeof(time));
 	n = make_rows(iv->p, &s, rows);

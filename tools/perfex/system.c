@@ -225,6 +225,20 @@ struct sys_run {
 	unsigned int nsums;
 	double elapsed;
 	struct sys_snap a, b;
+	int fd;
+	double t0;
+	struct sys_ival *iv;	/* -I, or NULL */
+};
+
+/* -I: what an interval needs besides the run's sums. */
+struct sys_ival {
+	const struct plan *p;
+	const unsigned char *want;
+	unsigned int ncpus;
+	int whole;
+	double next;		/* seconds from the start */
+	struct counts *prev;	/* -A: each CPU's at the last interval */
+	struct stats *per;	/* -A: each CPU's interval */
 };
 
 static void poll_online(struct sys_run *r)
@@ -239,9 +253,79 @@ static void poll_online(struct sys_run *r)
 			r->gone[c] = 1;
 }
 
+static double now_s(void)
+{
+	struct timespec t;
+
+	clock_gettime(CLOCK_MONOTONIC, &t);
+	return t.tv_sec + t.tv_nsec / 1e9;
+}
+
+static void sys_counts(const struct plan *p, const struct sys_run *r,
+		       const unsigned char *want, struct counts *c);
+static void sys_software(double *sw, const struct sys_snap *a,
+			 const struct sys_snap *b, double seconds,
+			 unsigned int ncpus, int whole);
+
+/* -I: the interval to now, from @r's sums (cumulative since the start). */
+static void sys_interval(struct sys_run *r)
+{
+	struct sys_ival *iv = r->iv;
+	const struct plan *p = iv->p;
+	unsigned char one[MAX_CPUS];
+	struct counts c;
+	unsigned int cpu;
+
+	sys_counts(p, r, iv->want, &c);
+	sys_software(c.sw, &r->a, &r->b, r->elapsed, iv->ncpus, iv->whole);
+	if (!iv->per) {
+		print_interval(p->ival, &c);
+		return;
+	}
+	memset(one, 0, sizeof(one));
+	for (cpu = 0; cpu < MAX_CPUS; cpu++) {
+		if (!iv->want[cpu])
+			continue;
+		one[cpu] = 1;
+		sys_counts(p, r, one, &c);
+		one[cpu] = 0;
+		sys_software(c.sw, &r->a, &r->b, r->elapsed, 1, 0);
+		interval_delta(p, &iv->prev[cpu], &c, &iv->per[cpu]);
+		iv->prev[cpu] = c;
+	}
+	print_interval_cpus(p->ival, iv->per, iv->want, r->elapsed);
+}
+
+/* -I: the wait to the next interval, or to the next hotplug poll. */
+static long sys_nap(const struct sys_run *r)
+{
+	double left = r->iv->next - (now_s() - r->t0);
+
+	if (left <= 0)
+		return 1;
+	return left * 1e9 < POLL_NS ? (long)(left * 1e9) : POLL_NS;
+}
+
+/* -I: an interval is due; the CPUs' sums are read live (global.rst). */
+static void sys_tick(struct sys_run *r)
+{
+	ssize_t n;
+
+	if (!r->iv || now_s() - r->t0 < r->iv->next)
+		return;
+	r->iv->next += r->iv->p->ival->o->interval_ms / 1e3;
+	n = pread(r->fd, r->sums, sizeof(r->sums), 0);
+	if (n <= 0)
+		return;
+	r->nsums = n / sizeof(r->sums[0]);
+	r->elapsed = now_s() - r->t0;
+	snap(&r->b);
+	sys_interval(r);
+}
+
 /*
  * Waits for @pid (or, without one, for ^C, SIGTERM or SIGHUP), looking
- * at the online CPUs every 50 ms. @set holds SIGCHLD and the stop
+ * at the online CPUs every 50 ms, and printing -I's intervals. @set holds SIGCHLD and the stop
  * signals, all blocked: their arrival ends the wait at once. With a
  * command, SIGTERM and SIGHUP go on to it and perfex waits for its end:
  * global mode is always stopped before perfex leaves.
@@ -261,6 +345,7 @@ static int sys_wait(struct sys_run *r, pid_t pid, int *status,
 			if (w < 0 && errno != EINTR)
 				return -1;
 		}
+		tick.tv_nsec = r->iv ? sys_nap(r) : POLL_NS;
 		sig = sigtimedwait(set, NULL, &tick);
 		if (sig > 0 && sig != SIGCHLD) {
 			if (pid < 0)
@@ -268,15 +353,8 @@ static int sys_wait(struct sys_run *r, pid_t pid, int *status,
 			kill(pid, sig);
 		}
 		poll_online(r);
+		sys_tick(r);
 	}
-}
-
-static double now_s(void)
-{
-	struct timespec t;
-
-	clock_gettime(CLOCK_MONOTONIC, &t);
-	return t.tv_sec + t.tv_nsec / 1e9;
 }
 
 /* The command, with the dispositions perfex found; never returns. */
@@ -293,7 +371,7 @@ static void sys_child(char **cmd, const sigset_t *old,
 
 /* One count: 0 with @r filled, or perfex's exit status. */
 static int sys_run_once(const struct plan *p, char **cmd, struct sys_run *r,
-			int *status)
+			struct sys_ival *iv, int *status)
 {
 	struct sigaction ign = { .sa_handler = SIG_IGN }, oint, oquit;
 	sigset_t block, old;
@@ -303,6 +381,7 @@ static int sys_run_once(const struct plan *p, char **cmd, struct sys_run *r,
 	double t0;
 
 	memset(r, 0, sizeof(*r));
+	r->iv = iv;
 	if (online_cpus(r->online0))
 		memset(r->online0, 1, MAX_CPUS);
 	/*
@@ -327,6 +406,8 @@ static int sys_run_once(const struct plan *p, char **cmd, struct sys_run *r,
 	}
 	snap(&r->a);
 	t0 = now_s();
+	r->fd = fd;
+	r->t0 = t0;
 	if (cmd) {
 		fflush(NULL);
 		pid = fork();
@@ -451,6 +532,27 @@ static int sys_cpus(const struct opts *o, unsigned char *want)
 	return 0;
 }
 
+/* -I's state, with -A's per-CPU part (@per's array is reused). */
+static int sys_ival_init(struct sys_ival *iv, const struct opts *o,
+			 const struct plan *p, const unsigned char *want,
+			 unsigned int ncpus)
+{
+	if (!o->interval_ms)
+		return 0;
+	iv->p = p;
+	iv->want = want;
+	iv->ncpus = ncpus;
+	iv->whole = !o->cpu_list;
+	iv->next = o->interval_ms / 1e3;
+	if (!o->per_cpu)
+		return 0;
+	iv->prev = calloc(MAX_CPUS, sizeof(*iv->prev) + sizeof(*iv->per));
+	if (!iv->prev)
+		return -1;
+	iv->per = (struct stats *)(iv->prev + MAX_CPUS);
+	return 0;
+}
+
 /*
  * Counting system-wide: -r's runs, then the totals (or -A's rows per
  * CPU). 0 or perfex's exit status, else the command's.
@@ -459,6 +561,7 @@ int sys_count(const struct opts *o, struct plan *p, FILE *out)
 {
 	unsigned char want[MAX_CPUS];
 	struct stats total = { 0 }, *per;
+	struct sys_ival iv = { 0 };
 	struct counts c;
 	struct sys_run *r;
 	unsigned int i, cpu, ncpus;
@@ -476,16 +579,23 @@ int sys_count(const struct opts *o, struct plan *p, FILE *out)
 		snprintf(p->title, sizeof(p->title), "'system wide'");
 	per = calloc(MAX_CPUS, sizeof(*per));
 	r = malloc(sizeof(*r));
-	if (!per || !r) {
+	if (!per || !r || sys_ival_init(&iv, o, p, want, ncpus)) {
 		fprintf(stderr, "perfex: out of memory\n");
 		free(per);
 		free(r);
+		free(iv.prev);
 		return EX_FAIL;
 	}
 	for (i = 0; i < o->repeat; i++) {
-		ret = sys_run_once(p, o->cmd, r, &status);
+		ret = sys_run_once(p, o->cmd, r, iv.p ? &iv : NULL, &status);
 		if (ret)
 			break;
+		/* -I: the last, shorter interval; no total after it. */
+		if (iv.p) {
+			sys_notes(r, want);
+			sys_interval(r);
+			break;
+		}
 		sys_notes(r, want);
 		sys_counts(p, r, want, &c);
 		sys_software(c.sw, &r->a, &r->b, r->elapsed, ncpus,
@@ -504,7 +614,7 @@ int sys_count(const struct opts *o, struct plan *p, FILE *out)
 		if (WIFSIGNALED(status) || !o->cmd)
 			break;	/* as perf stat stops on ^C */
 	}
-	if (!ret && total.runs) {
+	if (!ret && total.runs && !iv.p) {
 		if (o->per_cpu)
 			print_stats_cpus(out, o, p, per, want, &total);
 		else
@@ -512,6 +622,7 @@ int sys_count(const struct opts *o, struct plan *p, FILE *out)
 	}
 	free(per);
 	free(r);
+	free(iv.prev);
 	if (ret)
 		return ret;
 	if (WIFSIGNALED(status))
