@@ -35,7 +35,7 @@
 static void print_usage(FILE *f)
 {
 	fprintf(f,
-		"usage: perfex [-e EVENT[,EVENT...]]... [-x SEP | -j] [-o FILE]\n"
+		"usage: perfex [-e EVENT[,EVENT...]]... [-x SEP | -j] [-o FILE] [--per-thread]\n"
 		"              [-r N | -I MSEC] [--] COMMAND [ARG...]\n"
 		"       perfex -a | -C LIST [-A] [-I MSEC] [-e EVENT...] [-x SEP | -j] [-o FILE]\n"
 		"              [-r N] [[--] COMMAND [ARG...]]\n"
@@ -68,6 +68,8 @@ static void print_help(FILE *f)
 		"  -A         with -a or -C: a row per CPU\n"
 		"  -I MSEC    print the counts of every MSEC ms (10 or more) as it\n"
 		"             goes, with a time column, as perf stat -I\n"
+		"  --per-thread  a row per thread of COMMAND, each thread's own\n"
+		"             counts as it exited (perfex traces COMMAND)\n"
 		"  --ibs-op=MAXCNT, --ibs-fetch=MAXCNT\n"
 		"             AMD IBS: sample one op (fetch) of COMMAND's first thread\n"
 		"             in MAXCNT cycles (fetches), a multiple of 16, decimal or\n"
@@ -264,7 +266,7 @@ static int parse_interval(struct opts *o, const char *arg)
 /* The long options that have no letter. */
 enum {
 	OPT_CPUID = 'U', OPT_PRINT_CONTROL = 'P', OPT_TABLE = 'T',
-	OPT_VERSION = 'V',
+	OPT_VERSION = 'V', OPT_PER_THREAD = 'W',
 	OPT_P4PE = 256, OPT_P4PMV,
 	OPT_IBS_OP, OPT_IBS_FETCH, OPT_IBS_OPS, OPT_IBS_RAND, OPT_IBS_KERNEL,
 };
@@ -368,6 +370,9 @@ static int parse_option(struct opts *o, int c)
 		break;
 	case 'I':
 		return parse_interval(o, optarg);
+	case OPT_PER_THREAD:
+		o->per_thread = 1;
+		break;
 	case 'h':
 		print_help(stdout);
 		exit(0);
@@ -395,6 +400,7 @@ static int parse_args(struct opts *o, int argc, char **argv)
 		{ "cpu", required_argument, NULL, 'C' },
 		{ "no-aggr", no_argument, NULL, 'A' },
 		{ "interval-print", required_argument, NULL, 'I' },
+		{ "per-thread", no_argument, NULL, OPT_PER_THREAD },
 		{ "cpuid", required_argument, NULL, OPT_CPUID },
 		{ "print-control", no_argument, NULL, OPT_PRINT_CONTROL },
 		{ "table", no_argument, NULL, OPT_TABLE },
@@ -433,6 +439,12 @@ static int parse_args(struct opts *o, int argc, char **argv)
 	if ((o->all_cpus || o->cpu_list) && (o->ibs.flags || o->n26)) {
 		fprintf(stderr,
 			"perfex: -a and -C count with named events; IBS and perfctr 2.6's events are for a command's own threads\n");
+		return -1;
+	}
+	if (o->per_thread && (o->repeat > 1 || o->ibs.flags ||
+			      o->interval_ms || o->all_cpus || o->cpu_list)) {
+		fprintf(stderr,
+			"perfex: --per-thread counts one run of a command, thread by thread: drop -r, -I, -a, -C and --ibs-*, or --per-thread\n");
 		return -1;
 	}
 	if (o->interval_ms && (o->repeat > 1 || o->ibs.flags)) {
@@ -492,6 +504,20 @@ static int interval_check(const struct opts *o, const struct plan *p)
 	return EX_FAIL;
 }
 
+/* --per-thread's rows, and what they leave out. */
+static void print_threads(FILE *out, const struct opts *o,
+			  const struct plan *p, struct thread_rows *t,
+			  const struct stats *s)
+{
+	print_stats_threads(out, o, p, t, s);
+	if (t->lost)
+		fprintf(stderr,
+			"perfex: note: %u threads of the command have no row (out of memory): the totals without --per-thread still hold them\n",
+			t->lost);
+	free(t->v);
+	free(t->known);
+}
+
 /* Counting COMMAND: 0 or perfex's exit status, else the command's. */
 static int count(const struct opts *o)
 {
@@ -500,6 +526,7 @@ static int count(const struct opts *o)
 	struct stats s = { 0 };
 	int ret, status = 0;
 	struct ival iv = { 0 };
+	struct thread_rows threads = { 0 };
 	struct counts c;
 	struct plan p;
 	FILE *out;
@@ -520,6 +547,8 @@ static int count(const struct opts *o)
 		p.ival = &iv;
 		ret = interval_check(o, &p);
 	}
+	if (!ret && o->per_thread)
+		p.threads = &threads;
 	if (!ret && (o->all_cpus || o->cpu_list)) {
 		ret = sys_count(o, &p, out);
 		return close_output(o, out, ret);
@@ -537,6 +566,8 @@ static int count(const struct opts *o)
 	/* -I: the last interval, to the command's end, is the final counts'. */
 	if (s.runs && p.ival)
 		print_interval(&iv, &c);
+	else if (s.runs && p.threads)
+		print_threads(out, o, &p, &threads, &s);
 	else if (s.runs && p.print_counts)
 		print_stats(ibs ? stderr : out, o, &p, &s);
 	ret = close_output(o, out, ret);

@@ -44,6 +44,7 @@ struct opts {
 	const char *cpu_list;	/* -C */
 	int per_cpu;		/* -A */
 	unsigned int interval_ms;	/* -I; 0: one count at the end */
+	int per_thread;		/* --per-thread */
 };
 
 /* The CPUs -a and -C may count (global mode's read gives as many). */
@@ -80,6 +81,7 @@ struct plan {
 	unsigned int nrows;
 	char title[272];	/* -a, -C: the header's, quoted */
 	struct ival *ival;	/* -I: where the intervals go; NULL */
+	struct thread_rows *threads;	/* --per-thread: filled; NULL */
 };
 
 /* One run's totals: the command's own plus its members'. */
@@ -113,6 +115,22 @@ struct ival {
 	const struct plan *p;
 	struct counts prev;	/* cumulative, at the last interval */
 	unsigned int n;		/* intervals printed */
+};
+
+/* --per-thread: each thread's own final sums, in the order they exited. */
+struct thread_row {
+	pid_t tid;
+	char comm[16];
+	struct perfctr_sum_ctrs s;
+	int counted;		/* 0: it had no set of ours */
+};
+
+struct thread_rows {
+	struct thread_row *v;
+	unsigned int n, cap;
+	unsigned int lost;	/* exited without a row: no memory */
+	pid_t *known;		/* threads seen stopped (threads.c) */
+	unsigned int nknown, capknown;
 };
 
 /* Where the IBS samples go, and what the ring said at the end. */
@@ -159,6 +177,11 @@ int p26_check_opts(const struct opts *o);
 int p26_plan(const struct opts *o, struct vperfctr_control *ctl,
 	     struct perfctr_event_set *set);
 
+/* threads.c */
+int threads_seize(pid_t pid, struct thread_rows *t);
+int threads_follow(pid_t pid, int *status, struct rusage *ru,
+		   struct thread_rows *t);
+
 /* software.c */
 const char *sw_name(int kind);
 int sw_split(struct plan *p, const char *events, char *pmu, size_t size);
@@ -174,6 +197,8 @@ void print_stats_cpus(FILE *f, const struct opts *o, const struct plan *p,
 		      const struct stats *per, const unsigned char *cpus,
 		      const struct stats *total);
 void print_interval(struct ival *iv, const struct counts *now);
+void print_stats_threads(FILE *f, const struct opts *o, const struct plan *p,
+			 const struct thread_rows *t, const struct stats *total);
 void interval_delta(const struct plan *p, const struct counts *prev,
 		    const struct counts *now, struct stats *s);
 void print_interval_cpus(struct ival *iv, const struct stats *per,

@@ -645,6 +645,8 @@ static int wait_command(const struct plan *p, struct vperfctr *vp,
 {
 	if (ring)
 		return ibs_follow(ring, pid, status, ru, sink);
+	if (p->threads)
+		return threads_follow(pid, status, ru, p->threads);
 	if (p->ival)
 		return follow(p, vp, pid, status, ru, t0);
 	return reap(pid, status, ru);
@@ -670,7 +672,9 @@ static int parent(const struct plan *p, char **cmd, pid_t pid, int sock,
 		ibs_header(sink);
 	clock_gettime(CLOCK_MONOTONIC, &t0);
 	/* A child gone already must not take perfex with it (SIGPIPE). */
-	if (send(sock, "g", 1, MSG_NOSIGNAL) != 1) {
+	if (p->threads && threads_seize(pid, p->threads)) {
+		ret = EX_FAIL;
+	} else if (send(sock, "g", 1, MSG_NOSIGNAL) != 1) {
 		fprintf(stderr, "perfex: cannot start the command: %s\n",
 			strerror(errno));
 		ret = EX_FAIL;
@@ -698,6 +702,7 @@ int run_command(const struct plan *p, char **cmd, struct counts *c,
 	struct sigaction ign = { .sa_handler = SIG_IGN };
 	struct saved_signals sigs;
 	int sv[2], rep[2], ret, err;
+	struct rusage ru;
 	pid_t pid;
 
 	memset(c, 0, sizeof(*c));
@@ -725,8 +730,13 @@ int run_command(const struct plan *p, char **cmd, struct counts *c,
 	      parent(p, cmd, pid, sv[0], rep[0], c, status, sink);
 	close(sv[0]);
 	close(rep[0]);
-	/* Closing the socket released a child that waits for go. */
-	if (pid > 0 && ret)
+	/*
+	 * Closing the socket released a child that waits for go; a traced
+	 * one is let go on through its stops to its end.
+	 */
+	if (pid > 0 && ret && p->threads)
+		threads_follow(pid, status, &ru, p->threads);
+	else if (pid > 0 && ret)
 		reap(pid, status, NULL);
 	sigaction(SIGINT, &sigs.intr, NULL);
 	sigaction(SIGQUIT, &sigs.quit, NULL);

@@ -23,6 +23,7 @@ void px_compat26_tcase(struct Suite *s);
 void px_software_tcase(struct Suite *s);
 void px_system_tcase(struct Suite *s);
 void px_interval_tcase(struct Suite *s);
+void px_per_thread_tcase(struct Suite *s);
 
 /*
  * perfex's own logic, the same on every PMU: its cases run on the plain
