@@ -153,6 +153,7 @@ static int vp_install(struct vperfctr *v, struct perfctr_cpu_state *new,
 	vp_end(v);
 	v->uctl = *uc;
 	v->creds = creds;
+	v->mig0 = READ_ONCE(v->owner->se.nr_migrations);
 	WRITE_ONCE(v->exec_id, READ_ONCE(v->owner->self_exec_id));
 	v->stopped = 0;
 	v->evicted = false;

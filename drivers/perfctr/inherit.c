@@ -97,6 +97,7 @@ static int vp_adopt(struct vperfctr *v)
 		raw_spin_lock_irqsave(&v->lock, flags);
 		v->page->cpu = *new;
 		v->creds = creds;
+		v->mig0 = READ_ONCE(current->se.nr_migrations);
 		raw_spin_unlock_irqrestore(&v->lock, flags);
 		v->reserved = uses_hw;
 		v->spare = prep.spare;
@@ -353,6 +354,8 @@ static bool vp_tree_add(struct vp_tree_walk *w)
 			vp_fill_sums(v, &s);
 		raw_spin_unlock_irqrestore(&v->lock, flags);
 		if (add) {
+			w->ch.migrations = vp_mig_add(w->ch.migrations,
+						      vp_migrations(v));
 			w->ch.sums.tsc += s.tsc;
 			for (j = 0; j < PERFCTR_NR_PMCS; j++)
 				w->ch.sums.pmc[j] += s.pmc[j];

@@ -426,6 +426,25 @@ static struct preempt_ops vp_preempt_ops = {
 };
 
 /*
+ * The CPU migrations of @v's owner since its count began: the
+ * scheduler's own count (set_task_cpu()), read where the count begins
+ * and ends, so that no context switch pays for it.
+ */
+u32 vp_migrations(const struct vperfctr *v)
+{
+	u64 now = v->mig_ended ? v->mig_end :
+		  READ_ONCE(v->owner->se.nr_migrations);
+
+	return min_t(u64, now - v->mig0, U32_MAX);
+}
+
+/* Totals saturate rather than wrap. */
+u32 vp_mig_add(u32 a, u32 b)
+{
+	return a > U32_MAX - b ? U32_MAX : a + b;
+}
+
+/*
  * Counters stopped: a member's sums go to its tree, once, as it exits or
  * leaves the tree.
  */
@@ -445,6 +464,7 @@ void vp_fold(struct vperfctr *v)
 		t->ch.sums.pmc[i] += st->pmc[i].sum;
 	t->ch.live--;
 	t->ch.exited++;
+	t->ch.migrations = vp_mig_add(t->ch.migrations, vp_migrations(v));
 	list_del_init(&v->tree_link.node);
 	v->fold_at = ++t->folds;
 	raw_spin_unlock(&t->lock);
@@ -455,6 +475,10 @@ static void vp_retire(struct vperfctr *v)
 {
 	vp_leave(v);
 	vp_stop(v, VP_STOP_CMD);
+	if (!v->mig_ended) {
+		v->mig_end = READ_ONCE(v->owner->se.nr_migrations);
+		v->mig_ended = true;
+	}
 	vp_fold(v);
 }
 

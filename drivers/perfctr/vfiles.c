@@ -395,6 +395,7 @@ static void vp_fill_children(struct vperfctr *v, void *rec)
 	raw_spin_lock(&v->tree->lock);
 	*ch = v->tree->ch;
 	raw_spin_unlock(&v->tree->lock);
+	ch->migrations = vp_mig_add(ch->migrations, vp_migrations(v));
 }
 
 static ssize_t vp_children_read(struct file *file, char __user *buf,
@@ -404,15 +405,21 @@ static ssize_t vp_children_read(struct file *file, char __user *buf,
 			      sizeof(struct vperfctr_children), vp_fill_children);
 }
 
+struct vp_tree_ref {
+	struct vp_tree *t;
+	u32 migrations;		/* the root's own */
+};
+
 /* A root's tree, referenced; NULL for other sets. */
 static void vp_fill_tree(struct vperfctr *v, void *rec)
 {
-	struct vp_tree **t = rec;
+	struct vp_tree_ref *r = rec;
 
 	if (!v->root)
 		return;
 	refcount_inc(&v->tree->refs);
-	*t = v->tree;
+	r->t = v->tree;
+	r->migrations = vp_migrations(v);
 }
 
 /* children's record with the live members' sums added: vp_tree_total(). */
@@ -421,21 +428,22 @@ static ssize_t vp_tree_read(struct file *file, char __user *buf,
 {
 	size_t size = sizeof(struct vperfctr_children);
 	struct vperfctr_children ch = {};
-	struct vp_tree *t = NULL;
+	struct vp_tree_ref r = {};
 	int err;
 
 	if (*ppos >= size)
 		return 0;
 	if (*ppos != 0 || count < size)
 		return -EINVAL;
-	err = vp_fill_from(file, vp_fill_tree, &t);
+	err = vp_fill_from(file, vp_fill_tree, &r);
 	if (err < 0)
 		return err;
-	if (t) {
-		err = vp_tree_total(t, &ch);
-		vp_tree_put(t);
+	if (r.t) {
+		err = vp_tree_total(r.t, &ch);
+		vp_tree_put(r.t);
 		if (err)
 			return err;
+		ch.migrations = vp_mig_add(ch.migrations, r.migrations);
 	}
 	if (copy_to_user(buf, &ch, size))
 		return -EFAULT;

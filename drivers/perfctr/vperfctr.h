@@ -129,6 +129,9 @@ struct vperfctr {
 	struct vp_tree *tree;
 	struct vp_tree_link tree_link;	/* on tree->members until folded */
 	u64 fold_at;			/* tree->folds as it folded */
+	/* The owner's se.nr_migrations as the count began, and ended. */
+	u64 mig0, mig_end;
+	bool mig_ended;
 	bool root;
 	bool folded;			/* a member's sums are in its tree */
 	bool refill_queued;
@@ -253,6 +256,8 @@ int vp_set_ibs(struct task_struct *task, struct vp_ibs *ib,
 /* inherit.c */
 void vp_fork_member(struct vperfctr *v, struct task_struct *child);
 int vp_tree_total(struct vp_tree *t, struct vperfctr_children *ch);
+u32 vp_migrations(const struct vperfctr *v);
+u32 vp_mig_add(u32 a, u32 b);
 
 /* tick.c */
 DECLARE_PER_CPU(struct vperfctr *, vp_running);

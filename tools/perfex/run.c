@@ -491,6 +491,12 @@ static int read_children(struct vperfctr *vp, struct vperfctr_children *ch)
 	return 0;
 }
 
+/* ABI 1.2's children count the tree's CPU migrations. */
+static int has_migrations(const struct plan *p)
+{
+	return (p->info.abi_version & 0xFF) >= 2;
+}
+
 static void dropped_at_exec(const char *cmd, int ibs)
 {
 	fprintf(stderr,
@@ -519,6 +525,8 @@ static int collect(struct vperfctr *vp, const struct plan *p, char **cmd,
 	}
 	if (vperfctr_read_sums(vp, &s) || read_children(vp, &ch))
 		goto fail;
+	if (has_migrations(p))
+		c->sw[SW_CPU_MIGRATIONS] = ch.migrations;
 	c->tsc = s.tsc + ch.sums.tsc;
 	for (i = 0; i < p->set.nr && p->counted; i++) {
 		k = p->set.ev[i].counter;
@@ -598,6 +606,7 @@ static int read_live(struct vperfctr *vp, const struct plan *p, pid_t pid,
 		c->ev[i] = s.pmc[k] + ch.sums.pmc[k];
 	}
 	sw_from_proc(pid, c->sw);
+	c->sw[SW_CPU_MIGRATIONS] = ch.migrations;
 	return 0;
 }
 

@@ -3,8 +3,9 @@
  * perfex: perf stat's software events, from what the kernel accounts to
  * the command's tree anyway: wait4()'s rusage, which holds the command
  * and every descendant it waited for (perfex.rst, "Software events").
- * No counter is spent on them. The kernel keeps no count of a tree's
- * CPU migrations, so cpu-migrations is <not supported>.
+ * No counter is spent on them. cpu-migrations is the tree's count in
+ * children (ABI 1.2; <not supported> before), which the module takes
+ * from the scheduler's.
  */
 #define _GNU_SOURCE
 #include <fcntl.h>

@@ -28,7 +28,7 @@
  * major.minor, one byte each. 1.1 added ireset_high[] to the x86 control
  * (the kernel still takes 1.0's shorter control) and
  * PERFCTR_FEATURE_WIDE_IRESET. 1.2 added the control's label,
- * VPERFCTR_CONTROL_THREADS and <tid>/tree.
+ * VPERFCTR_CONTROL_THREADS, <tid>/tree and children's migrations.
  */
 #define PERFCTR_ABI_VERSION	0x0102
 
@@ -164,7 +164,7 @@ struct vperfctr_children {
 	__u32 live;		/* members made and not yet exited */
 	__u32 exited;		/* members whose sums are in sums */
 	__u32 lost;		/* threads made uncounted (see virtual.rst) */
-	__u32 _reserved;
+	__u32 migrations;	/* 1.2: the tree's CPU migrations, root's too */
 	struct perfctr_sum_ctrs sums;
 };
 

@@ -9,6 +9,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
+#include <sched.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -48,6 +49,22 @@ static const char *find_program(const char *env, const char *name,
 		}
 	}
 	return vm_path;
+}
+
+/* Moves the caller from CPU 0 to 1 and back, @n times in all. */
+int px_hop(unsigned int n)
+{
+	cpu_set_t set;
+	unsigned int i;
+
+	for (i = 0; i < n; i++) {
+		CPU_ZERO(&set);
+		CPU_SET(i % 2, &set);
+		if (sched_setaffinity(0, sizeof(set), &set) ||
+		    sched_getcpu() != (int)(i % 2))
+			return -1;
+	}
+	return 0;
 }
 
 int px_once_per_arch(void)

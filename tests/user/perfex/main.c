@@ -35,6 +35,9 @@ int main(int argc, char **argv)
 		raise(atoi(argv[2]));
 		return 1;
 	}
+	/* The command that moves from CPU to CPU N times (software.c). */
+	if (argc == 3 && !strcmp(argv[1], HOP_ARG))
+		return px_hop(atoi(argv[2])) ? 1 : 0;
 	if (check_init())
 		return EXIT_FAILURE;
 	return check_run_areas("perfex", areas, ARRAY_SIZE(areas));

@@ -6,14 +6,16 @@
  * stat's does; -e takes them among the counters' events, in the order
  * given. They are the command tree's: busy's workers use a known amount
  * of CPU time (busy.c), which task-clock must hold whether they are
- * threads or processes. cpu-migrations is <not supported>: no kernel
- * count of a tree's migrations exists.
+ * threads or processes. cpu-migrations is the tree's count (children,
+ * ABI 1.2): a command that moves itself from CPU to CPU N times has
+ * made N migrations at least.
  */
 #define _GNU_SOURCE
 #include <check.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "suite.h"
 
@@ -70,11 +72,29 @@ START_TEST(default_rows_open_with_software)
 	ck_assert_str_eq(rows[n - 1].name, "tsc");
 	task_ms(&rows[0], &r);
 	ck_assert(px_is_uint(rows[1].value));
-	ck_assert_str_eq(rows[2].value, "<not supported>");
+	ck_assert(px_is_uint(rows[2].value));
 	/* An exec'd program faults its pages in. */
 	ck_assert(px_is_uint(rows[3].value));
 	ck_assert_uint_gt(strtoull(rows[3].value, NULL, 10), 0);
 	ck_assert_str_eq(rows[3].fields[1], "");
+}
+
+/* A command that moves itself N times: N - 1 migrations at least. */
+START_TEST(migrations_counted)
+{
+	const char *const argv[] = { "-e", "cpu-migrations", "-x", ";",
+				     px_self(), HOP_ARG, "10", NULL };
+	struct px_row rows[PX_MAX_ROWS];
+	struct px_result r;
+	int n;
+
+	if (sysconf(_SC_NPROCESSORS_ONLN) < 2)
+		return;		/* ppc32's one CPU */
+	run_ok(&r, argv);
+	n = px_csv(r.err, ";", rows, PX_MAX_ROWS);
+	ck_assert(px_is_uint(find_row(rows, n, "cpu-migrations", &r)->value));
+	ck_assert_uint_ge(strtoull(find_row(rows, n, "cpu-migrations",
+					    &r)->value, NULL, 10), 9);
 }
 
 /* -e: software and counter events in the order given, aliases kept. */
@@ -196,6 +216,7 @@ void px_software_tcase(struct Suite *s)
 
 	tcase_add_test(tc, default_rows_open_with_software);
 	tcase_add_test(tc, given_in_order);
+	tcase_add_test(tc, migrations_counted);
 	tcase_add_test(tc, software_alone);
 	tcase_add_loop_test(tc, task_clock_holds_the_tree, 0,
 			    ARRAY_SIZE(tree_argv));

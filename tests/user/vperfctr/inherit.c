@@ -17,6 +17,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <pthread.h>
+#include <sched.h>
 #include <signal.h>
 #include <stdio.h>
 #include <string.h>
@@ -238,6 +239,20 @@ static int tree_of(pid_t tid, struct vperfctr_children *ch)
 #define PUT(x, v)	__atomic_store_n(&(x), (v), __ATOMIC_RELEASE)
 enum { RUN_ON, RUN_STOP, RUN_EXIT };
 
+/*
+ * tree read after children: the same record, but for the migrations,
+ * which count the root's own too, up to each read.
+ */
+static void same_but_migrations(const struct vperfctr_children *tr,
+				const struct vperfctr_children *ch)
+{
+	ck_assert_uint_eq(tr->live, ch->live);
+	ck_assert_uint_eq(tr->exited, ch->exited);
+	ck_assert_uint_eq(tr->lost, ch->lost);
+	ck_assert_uint_ge(tr->migrations, ch->migrations);
+	ck_assert_mem_eq(&tr->sums, &ch->sums, SUMS_SIZE);
+}
+
 struct runner {
 	const struct vperfctr_control *c;
 	int stop;			/* the test's word: RUN_* */
@@ -321,7 +336,7 @@ START_TEST(inherit_tree_reads_live_members)
 	ck_assert_int_eq(pthread_join(t, NULL), 0);
 	settled(fd, &ch);
 	ck_assert_int_eq(tree_of(gettid(), &tr), 0);
-	ck_assert_mem_eq(&tr, &ch, sizeof(ch));
+	same_but_migrations(&tr, &ch);
 	ck_assert_mem_eq(&ch.sums, &r.s, SUMS_SIZE);
 	get_sums(f.sums, &own1);
 	ck_assert_mem_eq(&own1, &own0, SUMS_SIZE);
@@ -358,9 +373,71 @@ START_TEST(inherit_tree_hides_undumpable)
 	ck_assert_int_eq(r.err, 0);
 	settled(fd, &ch);
 	ck_assert_int_eq(tree_of(gettid(), &tr), 0);
-	ck_assert_mem_eq(&tr, &ch, sizeof(ch));
+	same_but_migrations(&tr, &ch);
 	ck_assert_mem_eq(&ch.sums, &r.s, SUMS_SIZE);
 	ck_assert_int_eq(prctl(PR_SET_DUMPABLE, 1), 0);
+}
+
+/* --- migrations (ABI 1.2) --- */
+
+#define HOPS	6
+
+/* Moves the caller from CPU to CPU @n times: each one a migration. */
+static int hop(unsigned int n)
+{
+	cpu_set_t set;
+	unsigned int i;
+
+	for (i = 0; i < n; i++) {
+		CPU_ZERO(&set);
+		CPU_SET(i % 2, &set);
+		/* Away from the CPU it is on, at once (set_task_cpu()). */
+		if (sched_setaffinity(0, sizeof(set), &set) ||
+		    sched_getcpu() != (int)(i % 2))
+			return -1;
+	}
+	return 0;
+}
+
+static void *hop_thread(void *arg)
+{
+	*(int *)arg = hop(2 * HOPS);
+	return NULL;
+}
+
+/*
+ * children and tree count the tree's CPU migrations: a member's as it
+ * goes, live ones' in tree, the root's own in both.
+ */
+START_TEST(inherit_counts_migrations)
+{
+	struct vperfctr_children ch, tr;
+	struct vperfctr_control c;
+	struct files f;
+	pthread_t t;
+	int fd, err = -1;
+
+	if (sysconf(_SC_NPROCESSORS_ONLN) < 2)
+		return;		/* ppc32's one CPU: nowhere to go */
+	inherit_open(&f, &c);
+	fd = open_children(gettid());
+	ck_assert_int_eq(children_of(fd, &ch), 0);
+	ck_assert_uint_eq(ch.migrations, 0);
+	ck_assert_int_eq(pthread_create(&t, NULL, hop_thread, &err), 0);
+	ck_assert_int_eq(pthread_join(t, NULL), 0);
+	ck_assert_int_eq(err, 0);
+	settled(fd, &ch);
+	/* Its first hop may find it on that CPU already. */
+	ck_assert_uint_ge(ch.migrations, 2 * HOPS - 1);
+	ck_assert_int_eq(hop(2 * HOPS), 0);
+	ck_assert_int_eq(children_of(fd, &tr), 0);
+	ck_assert_uint_ge(tr.migrations, ch.migrations + 2 * HOPS - 1);
+	ck_assert_int_eq(tree_of(gettid(), &tr), 0);
+	ck_assert_uint_ge(tr.migrations, ch.migrations + 2 * HOPS - 1);
+	/* A new control starts the count again. */
+	set_control(f.ctl, &c);
+	ck_assert_int_eq(children_of(fd, &ch), 0);
+	ck_assert_uint_lt(ch.migrations, 2);
 }
 
 /* A set that is no root, or no set: zeroes. A bad read: EINVAL. */
@@ -802,6 +879,7 @@ void vp_inherit_tcase(Suite *s)
 	tcase_add_test(tc, inherit_tree_reads_live_members);
 	tcase_add_test(tc, inherit_tree_zero_and_refused);
 	tcase_add_test(tc, inherit_tree_hides_undumpable);
+	tcase_add_test(tc, inherit_counts_migrations);
 	if (model)
 		tcase_add_test(tc, inherit_refused_with_imode);
 	/* Once, on the plain module: the same code runs on every model. */
