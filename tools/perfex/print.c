@@ -397,6 +397,29 @@ void print_stats(FILE *f, const struct opts *o, const struct plan *p,
 }
 
 /*
+ * The rows of @nunits CPUs or threads, event by event, unit by unit, as
+ * perf stat -A and --per-thread print them; a unit without rows (a CPU
+ * not counted) is passed over. With @table, the head and the foot.
+ */
+static void print_by_event(FILE *f, const struct opts *o,
+			   const struct plan *p, struct row (*rows)[MAX_ROWS + 1],
+			   unsigned int nunits, unsigned int n,
+			   const struct stats *total, int table)
+{
+	unsigned int i, k;
+
+	if (table)
+		print_header(f, o, p, total);
+	for (i = 0; i < n; i++)
+		for (k = 0; k < nunits; k++)
+			if (rows[k][i].name)
+				print_row(f, o, &rows[k][i], total->runs);
+	if (table)
+		print_footer(f, total);
+	fflush(f);
+}
+
+/*
  * -A: each row once per CPU of @cpus, labelled CPUn, event by event as
  * perf stat -A prints them; @per holds each CPU's counts, @total the
  * runs' time. With @time (-I), one interval's rows, without head or foot.
@@ -420,19 +443,12 @@ static void print_cpus(FILE *f, const struct opts *o, const struct plan *p,
 		n = make_rows(p, &per[c], rows[c]);
 		snprintf(label[c], sizeof(label[c]), "CPU%u", c);
 	}
-	if (table)
-		print_header(f, o, p, total);
 	for (i = 0; i < n; i++)
 		for (c = 0; c < MAX_CPUS; c++) {
-			if (!cpus[c])
-				continue;
 			rows[c][i].cpu = label[c];
 			rows[c][i].time = time;
-			print_row(f, o, &rows[c][i], total->runs);
 		}
-	if (table)
-		print_footer(f, total);
-	fflush(f);
+	print_by_event(f, o, p, rows, MAX_CPUS, n, total, table);
 out:
 	free(rows);
 	free(label);
@@ -489,16 +505,10 @@ void print_stats_threads(FILE *f, const struct opts *o, const struct plan *p,
 		snprintf(label[k], sizeof(label[k]), "%s-%d", t->v[k].comm,
 			 (int)t->v[k].tid);
 	}
-	if (table)
-		print_header(f, o, p, total);
 	for (i = 0; i < n; i++)
-		for (k = 0; k < t->n; k++) {
+		for (k = 0; k < t->n; k++)
 			rows[k][i].thread = label[k];
-			print_row(f, o, &rows[k][i], 1);
-		}
-	if (table)
-		print_footer(f, total);
-	fflush(f);
+	print_by_event(f, o, p, rows, t->n, n, total, table);
 out:
 	free(rows);
 	free(label);

@@ -113,6 +113,21 @@ unsigned long long ms_ticks(unsigned int ms)
 	return khz * ms;
 }
 
+/*
+ * Moves the caller from CPU 0 to 1 and back, @n times in all: each move
+ * away from the CPU it is on is a migration (set_task_cpu()), done
+ * before sched_setaffinity() returns. 0, or -1.
+ */
+int hop_cpus(unsigned int n)
+{
+	unsigned int i;
+
+	for (i = 0; i < n; i++)
+		if (pin(i % 2) || sched_getcpu() != (int)(i % 2))
+			return -1;
+	return 0;
+}
+
 /* Busy for @ticks TSC ticks; returns the ticks that really passed. */
 unsigned long long spin(unsigned long long ticks)
 {

@@ -94,6 +94,7 @@ static inline unsigned long long rdtsc(void)
 }
 
 unsigned long long ms_ticks(unsigned int ms);
+int hop_cpus(unsigned int n);
 unsigned long long spin(unsigned long long ticks);
 int within(unsigned long long v, unsigned long long ref, unsigned int pct);
 int since(unsigned long long sum, unsigned long long t0);

@@ -9,7 +9,6 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
-#include <sched.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -51,20 +50,13 @@ static const char *find_program(const char *env, const char *name,
 	return vm_path;
 }
 
-/* Moves the caller from CPU 0 to 1 and back, @n times in all. */
-int px_hop(unsigned int n)
+/* busy -p's "busy: tsc T ..." line: the total of its threads' reports. */
+unsigned long long px_busy_tsc(const struct px_result *r)
 {
-	cpu_set_t set;
-	unsigned int i;
+	const char *line = strstr(r->out, "busy: tsc ");
 
-	for (i = 0; i < n; i++) {
-		CPU_ZERO(&set);
-		CPU_SET(i % 2, &set);
-		if (sched_setaffinity(0, sizeof(set), &set) ||
-		    sched_getcpu() != (int)(i % 2))
-			return -1;
-	}
-	return 0;
+	ck_assert_msg(line, "no busy: line in:\n%s", r->out);
+	return strtoull(line + 10, NULL, 10);
 }
 
 int px_once_per_arch(void)

@@ -21,15 +21,6 @@
 #define WORKERS		"4"
 #define WORK_MS		100
 
-/* busy -p's "busy: tsc T ..." line. */
-static unsigned long long busy_tsc(const struct px_result *r)
-{
-	const char *line = strstr(r->out, "busy: tsc ");
-
-	ck_assert_msg(line, "no busy: line in:\n%s", r->out);
-	return strtoull(line + 10, NULL, 10);
-}
-
 static void check_counted_once(const char *mode)
 {
 	const char *argv[10] = { "-x", ";", px_busy(), "-p" };
@@ -49,7 +40,7 @@ static void check_counted_once(const char *mode)
 	ck_assert_msg(!strstr(r.err, "still running") &&
 		      !strstr(r.err, "not counted"), "%s", r.err);
 	tsc = px_tsc(&r);
-	ck_assert_msg(tsc == busy_tsc(&r), "perfex's tsc %llu, busy's %s:\n%s",
+	ck_assert_msg(tsc == px_busy_tsc(&r), "perfex's tsc %llu, busy's %s:\n%s",
 		      tsc, r.out, r.err);
 	ck_assert_msg(tsc >= work * 8 / 10, "tsc %llu for %llu ticks of work",
 		      tsc, work);

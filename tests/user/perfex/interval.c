@@ -151,14 +151,6 @@ static unsigned long long tsc_total(const struct iline *l, int n,
 	return sum;
 }
 
-static unsigned long long busy_tsc(const struct px_result *r)
-{
-	const char *line = strstr(r->out, "busy: tsc ");
-
-	ck_assert_msg(line, "no busy: line in:\n%s", r->out);
-	return strtoull(line + 10, NULL, 10);
-}
-
 static const char *const layouts[][2] = {
 	{ "-x", ";" }, { "-j", NULL }, { NULL, NULL },
 };
@@ -197,7 +189,7 @@ START_TEST(interval_adds_up_live_members)
 	n = lines_of(r.err, l, MAX_LINES, parsers[_i]);
 	sum = tsc_total(l, n, &nint, &last);
 	ck_assert_msg(nint >= 3, "%d intervals:\n%s", nint, r.err);
-	ck_assert_msg(sum == busy_tsc(&r), "intervals' tsc %llu, busy's:\n%s%s",
+	ck_assert_msg(sum == px_busy_tsc(&r), "intervals' tsc %llu, busy's:\n%s%s",
 		      sum, r.out, r.err);
 	ck_assert_msg(sum >= work * 8 / 10, "tsc %llu for %llu of work", sum,
 		      work);

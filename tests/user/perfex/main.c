@@ -37,7 +37,7 @@ int main(int argc, char **argv)
 	}
 	/* The command that moves from CPU to CPU N times (software.c). */
 	if (argc == 3 && !strcmp(argv[1], HOP_ARG))
-		return px_hop(atoi(argv[2])) ? 1 : 0;
+		return hop_cpus(atoi(argv[2])) ? 1 : 0;
 	if (check_init())
 		return EXIT_FAILURE;
 	return check_run_areas("perfex", areas, ARRAY_SIZE(areas));

@@ -112,14 +112,6 @@ static int tsc_rows(const char *text, int layout, unsigned long long *sum,
 	return n;
 }
 
-static unsigned long long busy_tsc(const struct px_result *r)
-{
-	const char *line = strstr(r->out, "busy: tsc ");
-
-	ck_assert_msg(line, "no busy: line in:\n%s", r->out);
-	return strtoull(line + 10, NULL, 10);
-}
-
 static void check_rows(int layout, const char *mode, int nrows)
 {
 	const char *argv[12] = { "--per-thread", "-e", PX_EVENTS };
@@ -144,7 +136,7 @@ static void check_rows(int layout, const char *mode, int nrows)
 	ck_assert_msg(r.status == 0, "status %d:\n%s", r.status, r.err);
 	n = tsc_rows(r.err, layout, &sum, &least);
 	ck_assert_msg(n == nrows, "%d rows, not %d:\n%s", n, nrows, r.err);
-	ck_assert_msg(sum == busy_tsc(&r), "rows' tsc %llu, busy's:\n%s%s", sum,
+	ck_assert_msg(sum == px_busy_tsc(&r), "rows' tsc %llu, busy's:\n%s%s", sum,
 		      r.out, r.err);
 	/* busy's main thread only waits; each worker did its work. */
 	ck_assert_msg(sum >= 3 * ms_ticks(WORK_MS) * 8 / 10, "%llu", sum);

@@ -81,7 +81,7 @@ void px_plain_cpuid(void);
 /* check_perfex itself, which kills itself with signal N: RAISE_ARG N. */
 #define RAISE_ARG	"--raise"
 #define HOP_ARG		"--hop"
-int px_hop(unsigned int n);
+unsigned long long px_busy_tsc(const struct px_result *r);
 const char *px_self(void);
 
 /* Events every simulated model's table names, and the K7 table does. */

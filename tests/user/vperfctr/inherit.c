@@ -186,6 +186,23 @@ START_TEST(inherit_threads_counted_once)
 
 static void *status_thread(void *arg);
 
+/* A process forked now starts without a set. */
+static void fork_has_no_set(void)
+{
+	char buf[32];
+	int status;
+	pid_t pid;
+
+	pid = fork();
+	ck_assert_int_ge(pid, 0);
+	if (pid == 0) {
+		status_thread(buf);
+		_exit(strcmp(buf, "none\n") ? 1 : 0);
+	}
+	ck_assert_int_eq(waitpid(pid, &status, 0), pid);
+	ck_assert_int_eq(status, 0);
+}
+
 START_TEST(inherit_threads_flag_leaves_processes_out)
 {
 	struct vperfctr_control c;
@@ -194,10 +211,8 @@ START_TEST(inherit_threads_flag_leaves_processes_out)
 	struct member m = { .c = &c };
 	struct files f;
 	unsigned int n;
-	char buf[32];
-	int fd, status;
 	pthread_t t;
-	pid_t pid;
+	int fd;
 
 	n = inherit_open(&f, &c);
 	c.flags |= VPERFCTR_CONTROL_THREADS;
@@ -208,14 +223,7 @@ START_TEST(inherit_threads_flag_leaves_processes_out)
 	ck_assert_int_eq(m.err, 0);
 	add_sums(&want, &m.s);
 	/* A new process does not, nor does it count as lost. */
-	pid = fork();
-	ck_assert_int_ge(pid, 0);
-	if (pid == 0) {
-		status_thread(buf);
-		_exit(strcmp(buf, "none\n") ? 1 : 0);
-	}
-	ck_assert_int_eq(waitpid(pid, &status, 0), pid);
-	ck_assert_int_eq(status, 0);
+	fork_has_no_set();
 	fd = open_children(gettid());
 	settled(fd, &ch);
 	assert_total(&ch, 1, n, &want);
@@ -382,26 +390,9 @@ START_TEST(inherit_tree_hides_undumpable)
 
 #define HOPS	6
 
-/* Moves the caller from CPU to CPU @n times: each one a migration. */
-static int hop(unsigned int n)
-{
-	cpu_set_t set;
-	unsigned int i;
-
-	for (i = 0; i < n; i++) {
-		CPU_ZERO(&set);
-		CPU_SET(i % 2, &set);
-		/* Away from the CPU it is on, at once (set_task_cpu()). */
-		if (sched_setaffinity(0, sizeof(set), &set) ||
-		    sched_getcpu() != (int)(i % 2))
-			return -1;
-	}
-	return 0;
-}
-
 static void *hop_thread(void *arg)
 {
-	*(int *)arg = hop(2 * HOPS);
+	*(int *)arg = hop_cpus(2 * HOPS);
 	return NULL;
 }
 
@@ -429,7 +420,7 @@ START_TEST(inherit_counts_migrations)
 	settled(fd, &ch);
 	/* Its first hop may find it on that CPU already. */
 	ck_assert_uint_ge(ch.migrations, 2 * HOPS - 1);
-	ck_assert_int_eq(hop(2 * HOPS), 0);
+	ck_assert_int_eq(hop_cpus(2 * HOPS), 0);
 	ck_assert_int_eq(children_of(fd, &tr), 0);
 	ck_assert_uint_ge(tr.migrations, ch.migrations + 2 * HOPS - 1);
 	ck_assert_int_eq(tree_of(gettid(), &tr), 0);
@@ -595,22 +586,14 @@ START_TEST(inherit_off_nothing_inherited)
 	struct vperfctr_children ch;
 	struct files f;
 	char buf[32];
-	int fd, status;
-	pid_t pid;
+	int fd;
 
 	full_control(&c);
 	files_open(&f, gettid());
 	set_control(f.ctl, &c);
 	thread_status(buf);
 	ck_assert_str_eq(buf, "none\n");
-	pid = fork();
-	ck_assert_int_ge(pid, 0);
-	if (pid == 0) {
-		status_thread(buf);
-		_exit(strcmp(buf, "none\n") ? 1 : 0);
-	}
-	ck_assert_int_eq(waitpid(pid, &status, 0), pid);
-	ck_assert_int_eq(status, 0);
+	fork_has_no_set();
 	fd = open_children(gettid());
 	ck_assert_int_eq(children_of(fd, &ch), 0);
 	ck_assert(is_zero(&ch, sizeof(ch)));
