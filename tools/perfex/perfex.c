@@ -515,7 +515,6 @@ static void print_threads(FILE *out, const struct opts *o,
 			"perfex: note: %u threads of the command have no row (out of memory): the totals without --per-thread still hold them\n",
 			t->lost);
 	free(t->v);
-	free(t->known);
 }
 
 /* Counting COMMAND: 0 or perfex's exit status, else the command's. */

@@ -129,8 +129,6 @@ struct thread_rows {
 	struct thread_row *v;
 	unsigned int n, cap;
 	unsigned int lost;	/* exited without a row: no memory */
-	pid_t *known;		/* threads seen stopped (threads.c) */
-	unsigned int nknown, capknown;
 };
 
 /* Where the IBS samples go, and what the ring said at the end. */
@@ -178,7 +176,7 @@ int p26_plan(const struct opts *o, struct vperfctr_control *ctl,
 	     struct perfctr_event_set *set);
 
 /* threads.c */
-int threads_seize(pid_t pid, struct thread_rows *t);
+int threads_seize(pid_t pid);
 int threads_follow(pid_t pid, int *status, struct rusage *ru,
 		   struct thread_rows *t);
 
@@ -197,9 +195,10 @@ void print_stats_cpus(FILE *f, const struct opts *o, const struct plan *p,
 		      const struct stats *per, const unsigned char *cpus,
 		      const struct stats *total);
 void print_interval(struct ival *iv, const struct counts *now);
+double interval_next(double next, double at, unsigned int ms);
 void print_stats_threads(FILE *f, const struct opts *o, const struct plan *p,
 			 const struct thread_rows *t, const struct stats *total);
-void interval_delta(const struct plan *p, const struct counts *prev,
+void interval_delta(const struct plan *p, struct counts *prev,
 		    const struct counts *now, struct stats *s);
 void print_interval_cpus(struct ival *iv, const struct stats *per,
 			 const unsigned char *cpus, double t);

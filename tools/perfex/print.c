@@ -231,7 +231,7 @@ static void print_table_row(FILE *f, const struct row *r, unsigned int runs)
 	if (r->cpu)
 		fprintf(f, "%-8s", r->cpu);
 	if (r->thread)
-		fprintf(f, "%-20s", r->thread);
+		fprintf(f, "%s ", r->thread);
 
 	if (r->missing)
 		snprintf(value, sizeof(value), "%s", r->missing);
@@ -340,7 +340,7 @@ static void print_json_row(FILE *f, const struct row *r, unsigned int runs)
 		snprintf(value, sizeof(value), "%f", r->value);
 	fprintf(f, "{");
 	if (r->time)
-		fprintf(f, "\"interval\" : %s, ", r->time + strspn(r->time, " "));
+		fprintf(f, "\"interval\" : %s, ", r->time);
 	if (r->cpu)
 		fprintf(f, "\"cpu\" : \"%s\", ", r->cpu + 3);	/* "CPU" */
 	if (r->thread) {
@@ -428,11 +428,16 @@ static void print_cpus(FILE *f, const struct opts *o, const struct plan *p,
 		       const struct stats *per, const unsigned char *cpus,
 		       const struct stats *total, const char *time)
 {
-	struct row (*rows)[MAX_ROWS + 1] = calloc(MAX_CPUS, sizeof(*rows));
-	char (*label)[16] = calloc(MAX_CPUS, sizeof(*label));
-	unsigned int n = 0, i, c;
+	unsigned int n = 0, i, c, k = 0, ncpus = 0;
 	int table = !o->sep && !o->json && !time;
+	struct row (*rows)[MAX_ROWS + 1];
+	char (*label)[16];
 
+	for (c = 0; c < MAX_CPUS; c++)
+		ncpus += !!cpus[c];
+	/* As many as counted: -I prints this every interval. */
+	rows = calloc(ncpus + 1, sizeof(*rows));
+	label = calloc(ncpus + 1, sizeof(*label));
 	if (!rows || !label) {
 		fprintf(stderr, "perfex: out of memory\n");
 		goto out;
@@ -440,15 +445,15 @@ static void print_cpus(FILE *f, const struct opts *o, const struct plan *p,
 	for (c = 0; c < MAX_CPUS; c++) {
 		if (!cpus[c])
 			continue;
-		n = make_rows(p, &per[c], rows[c]);
-		snprintf(label[c], sizeof(label[c]), "CPU%u", c);
-	}
-	for (i = 0; i < n; i++)
-		for (c = 0; c < MAX_CPUS; c++) {
-			rows[c][i].cpu = label[c];
-			rows[c][i].time = time;
+		n = make_rows(p, &per[c], rows[k]);
+		snprintf(label[k], sizeof(label[k]), "CPU%u", c);
+		for (i = 0; i < n; i++) {
+			rows[k][i].cpu = label[k];
+			rows[k][i].time = time;
 		}
-	print_by_event(f, o, p, rows, MAX_CPUS, n, total, table);
+		k++;
+	}
+	print_by_event(f, o, p, rows, ncpus, n, total, table);
 out:
 	free(rows);
 	free(label);
@@ -502,8 +507,9 @@ void print_stats_threads(FILE *f, const struct opts *o, const struct plan *p,
 	for (k = 0; k < t->n; k++) {
 		thread_stats(p, &t->v[k], total, &s);
 		n = make_rows(p, &s, rows[k]);
-		snprintf(label[k], sizeof(label[k]), "%s-%d", t->v[k].comm,
-			 (int)t->v[k].tid);
+		/* perf's: in the table, the name right and the tid left. */
+		snprintf(label[k], sizeof(label[k]), table ? "%16s-%-8d" : "%s-%d",
+			 t->v[k].comm, (int)t->v[k].tid);
 	}
 	for (i = 0; i < n; i++)
 		for (k = 0; k < t->n; k++)
@@ -516,10 +522,26 @@ out:
 
 /* --- -I --- */
 
+/*
+ * The end of the interval after the one ending at @next, @at seconds
+ * into the count: on the same grid, past @at. After a stop (^Z) or a
+ * delay, the intervals missed are not printed one after the other.
+ */
+double interval_next(double next, double at, unsigned int ms)
+{
+	double iv = ms / 1e3;
+
+	next += iv;
+	if (next <= at)
+		next = (floor(at / iv) + 1) * iv;
+	return next;
+}
+
 /* perf's interval time field, and its table's head line once. */
 static void interval_start(struct ival *iv, double t, char *time, size_t size)
 {
-	snprintf(time, size, "%16.9f", t);
+	/* perf's: padded in the table, not in -x's field nor -j's. */
+	snprintf(time, size, iv->o->sep || iv->o->json ? "%.9f" : "%16.9f", t);
 	if (iv->n++ || iv->o->sep || iv->o->json)
 		return;
 	fprintf(iv->f, iv->o->per_cpu ?
@@ -527,26 +549,39 @@ static void interval_start(struct ival *iv, double t, char *time, size_t size)
 		"#           time             counts unit events\n");
 }
 
-/* @b - @a, or 0: a member that cleared its sums lowers a tree's total. */
-static unsigned long long since_last(unsigned long long a,
+/*
+ * @b - *@a, or 0, and *@a the highest seen: a member that cleared its
+ * sums lowers a tree's total, and what it counts again is not new.
+ */
+static unsigned long long since_last(unsigned long long *a,
 				     unsigned long long b)
 {
-	return b > a ? b - a : 0;
+	unsigned long long d = b > *a ? b - *a : 0;
+
+	if (b > *a)
+		*a = b;
+	return d;
 }
 
-/* @now's counts less @prev's: one interval's, as one run. */
-void interval_delta(const struct plan *p, const struct counts *prev,
+/*
+ * @now's counts less @prev's: one interval's, as one run, in @s; @prev
+ * moves on to @now.
+ */
+void interval_delta(const struct plan *p, struct counts *prev,
 		    const struct counts *now, struct stats *s)
 {
 	struct counts d = *now;
 	unsigned int i;
 
-	d.tsc = since_last(prev->tsc, now->tsc);
+	d.tsc = since_last(&prev->tsc, now->tsc);
 	for (i = 0; i < p->set.nr; i++)
-		d.ev[i] = since_last(prev->ev[i], now->ev[i]);
+		d.ev[i] = since_last(&prev->ev[i], now->ev[i]);
 	for (i = 0; i < SW_NR; i++)
 		d.sw[i] -= prev->sw[i];		/* NaN stays NaN */
 	d.elapsed -= prev->elapsed;
+	memcpy(prev->sw, now->sw, sizeof(prev->sw));
+	prev->elapsed = now->elapsed;
+	prev->dropped = now->dropped;
 	memset(s, 0, sizeof(*s));
 	stats_add(s, p, &d);
 }
@@ -563,7 +598,6 @@ void print_interval(struct ival *iv, const struct counts *now)
 	char time[32];
 
 	interval_delta(iv->p, &iv->prev, now, &s);
-	iv->prev = *now;
 	interval_start(iv, now->elapsed, time, sizeof(time));
 	n = make_rows(iv->p, &s, rows);
 	for (i = 0; i < n; i++) {

@@ -620,6 +620,7 @@ static int follow(const struct plan *p, struct vperfctr *vp, pid_t pid,
 	double next = p->ival->o->interval_ms / 1e3, left;
 	struct timespec nap;
 	struct counts now;
+	int failed = 0;
 	pid_t w;
 
 	for (;;) {
@@ -634,8 +635,13 @@ static int follow(const struct plan *p, struct vperfctr *vp, pid_t pid,
 			if (!read_live(vp, p, pid, &now)) {
 				now.elapsed = since(t0);
 				print_interval(p->ival, &now);
+			} else if (!failed++) {
+				fprintf(stderr,
+					"perfex: note: cannot read the command's counts as it runs (%s): its intervals are left out until they can be; the last one has them all\n",
+					strerror(errno));
 			}
-			next += p->ival->o->interval_ms / 1e3;
+			next = interval_next(next, since(t0),
+					     p->ival->o->interval_ms);
 			continue;
 		}
 		/* Its end is seen within 10 ms: a short command stays short. */
@@ -681,7 +687,7 @@ static int parent(const struct plan *p, char **cmd, pid_t pid, int sock,
 		ibs_header(sink);
 	clock_gettime(CLOCK_MONOTONIC, &t0);
 	/* A child gone already must not take perfex with it (SIGPIPE). */
-	if (p->threads && threads_seize(pid, p->threads)) {
+	if (p->threads && threads_seize(pid)) {
 		ret = EX_FAIL;
 	} else if (send(sock, "g", 1, MSG_NOSIGNAL) != 1) {
 		fprintf(stderr, "perfex: cannot start the command: %s\n",

@@ -291,7 +291,6 @@ static void sys_interval(struct sys_run *r)
 		one[cpu] = 0;
 		sys_software(c.sw, &r->a, &r->b, r->elapsed, 1, 0);
 		interval_delta(p, &iv->prev[cpu], &c, &iv->per[cpu]);
-		iv->prev[cpu] = c;
 	}
 	print_interval_cpus(p->ival, iv->per, iv->want, r->elapsed);
 }
@@ -313,7 +312,8 @@ static void sys_tick(struct sys_run *r)
 
 	if (!r->iv || now_s() - r->t0 < r->iv->next)
 		return;
-	r->iv->next += r->iv->p->ival->o->interval_ms / 1e3;
+	r->iv->next = interval_next(r->iv->next, now_s() - r->t0,
+				    r->iv->p->ival->o->interval_ms);
 	n = pread(r->fd, r->sums, sizeof(r->sums), 0);
 	if (n <= 0)
 		return;
@@ -325,10 +325,11 @@ static void sys_tick(struct sys_run *r)
 
 /*
  * Waits for @pid (or, without one, for ^C, SIGTERM or SIGHUP), looking
- * at the online CPUs every 50 ms, and printing -I's intervals. @set holds SIGCHLD and the stop
- * signals, all blocked: their arrival ends the wait at once. With a
- * command, SIGTERM and SIGHUP go on to it and perfex waits for its end:
- * global mode is always stopped before perfex leaves.
+ * at the online CPUs every 50 ms, and printing -I's intervals. @set
+ * holds SIGCHLD, SIGTERM, SIGHUP, and SIGINT without a command, all
+ * blocked: their arrival ends the wait at once. With a command, SIGTERM
+ * and SIGHUP go on to it and perfex waits for its end: global mode is
+ * always stopped before perfex leaves.
  */
 static int sys_wait(struct sys_run *r, pid_t pid, int *status,
 		    const sigset_t *set)

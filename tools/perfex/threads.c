@@ -28,45 +28,11 @@
 #define TRACE_OPTS	(PTRACE_O_TRACECLONE | PTRACE_O_TRACEFORK | \
 			 PTRACE_O_TRACEVFORK | PTRACE_O_TRACEEXIT)
 
-/* The threads seen stopped since they were attached, or seized. */
-static int known_find(const struct thread_rows *t, pid_t tid)
-{
-	unsigned int i;
-
-	for (i = 0; i < t->nknown; i++)
-		if (t->known[i] == tid)
-			return i;
-	return -1;
-}
-
-static int known_add(struct thread_rows *t, pid_t tid)
-{
-	if (t->nknown == t->capknown) {
-		unsigned int cap = t->capknown ? 2 * t->capknown : 64;
-		pid_t *v = realloc(t->known, cap * sizeof(*v));
-
-		if (!v)
-			return -1;
-		t->known = v;
-		t->capknown = cap;
-	}
-	t->known[t->nknown++] = tid;
-	return 0;
-}
-
-static void known_del(struct thread_rows *t, pid_t tid)
-{
-	int i = known_find(t, tid);
-
-	if (i >= 0)
-		t->known[i] = t->known[--t->nknown];
-}
-
 /* Before the command runs: perfex traces it, and what it makes. */
-int threads_seize(pid_t pid, struct thread_rows *t)
+int threads_seize(pid_t pid)
 {
 	if (!ptrace(PTRACE_SEIZE, pid, NULL, (void *)(long)TRACE_OPTS))
-		return known_add(t, pid);
+		return 0;
 	fprintf(stderr,
 		"perfex: --per-thread traces the command and cannot (%s): perfex may be traced itself, or ptrace is restricted (kernel.yama.ptrace_scope); count without --per-thread\n",
 		strerror(errno));
@@ -139,15 +105,18 @@ static void thread_stopped(pid_t tid, int status, struct thread_rows *t)
 		sig = 0;
 		break;
 	case PTRACE_EVENT_STOP:
-		/* A new tracee's first stop: it runs on. */
-		if (known_find(t, tid) < 0) {
-			known_add(t, tid);	/* if not, a stop is let go */
-			sig = 0;
-			break;
+		/*
+		 * A group stop says its stop signal: left stopped, as without
+		 * perfex, until a SIGCONT. Any other (SIGTRAP) is a new
+		 * tracee's first stop, or the one after a SIGCONT: go on.
+		 */
+		if (sig == SIGSTOP || sig == SIGTSTP || sig == SIGTTIN ||
+		    sig == SIGTTOU) {
+			ptrace(PTRACE_LISTEN, tid, NULL, NULL);
+			return;
 		}
-		/* A group stop: left stopped, as without perfex. */
-		ptrace(PTRACE_LISTEN, tid, NULL, NULL);
-		return;
+		sig = 0;
+		break;
 	case 0:
 		break;		/* a signal on its way: deliver it */
 	default:
@@ -157,14 +126,17 @@ static void thread_stopped(pid_t tid, int status, struct thread_rows *t)
 }
 
 /*
- * Follows the command @pid and everything it makes until all of it has
- * exited: @pid's status and rusage (its tree's), each thread's row.
+ * Follows the command @pid and everything it makes until the command
+ * has exited: its status and rusage (its tree's), each thread's row.
+ * What it left running (a daemon) is no longer followed: perfex's exit
+ * detaches it, and its counts are the totals' note of those still
+ * running.
  */
 int threads_follow(pid_t pid, int *status, struct rusage *ru,
 		   struct thread_rows *t)
 {
 	struct rusage r;
-	int st, got = 0;
+	int st;
 	pid_t w;
 
 	for (;;) {
@@ -172,17 +144,16 @@ int threads_follow(pid_t pid, int *status, struct rusage *ru,
 		if (w < 0) {
 			if (errno == EINTR)
 				continue;
-			return errno == ECHILD && got ? 0 : -1;
+			return -1;
 		}
 		if (WIFSTOPPED(st)) {
 			thread_stopped(w, st, t);
 			continue;
 		}
-		known_del(t, w);
 		if (w == pid) {
 			*status = st;
 			*ru = r;
-			got = 1;
+			return 0;
 		}
 	}
 }

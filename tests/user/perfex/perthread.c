@@ -154,6 +154,31 @@ START_TEST(per_thread_processes)
 	check_rows(0, "-f", 5);
 }
 
+/*
+ * Stops and SIGCONT are the command's own business: a SIGCONT, a stop
+ * ended by another process's SIGCONT, and a process left running (a
+ * daemon) each let perfex end with the command, in about its time.
+ */
+static const char *const own_business[] = {
+	"kill -CONT $$",
+	"(sleep 0.3; kill -CONT $$) & kill -STOP $$; wait",
+	"sleep 30 & exit 0",
+};
+
+START_TEST(per_thread_stops_and_daemons)
+{
+	const char *const argv[7] = { "--per-thread", "-x", ";", "sh", "-c",
+			       own_business[_i], NULL };
+	unsigned long long t0 = rdtsc();
+	struct px_result r;
+
+	px_plain_cpuid();
+	px_run(&r, argv);
+	ck_assert_msg(r.status == 0, "status %d:\n%s", r.status, r.err);
+	ck_assert_msg(rdtsc() - t0 < ms_ticks(10000), "%s took too long",
+		      own_business[_i]);
+}
+
 START_TEST(per_thread_refused)
 {
 	static const char *const bad[][6] = {
@@ -179,4 +204,6 @@ void px_per_thread_tcase(struct Suite *s)
 	tcase_add_loop_test(tc, per_thread_threads, 0, ARRAY_SIZE(layouts));
 	tcase_add_test(tc, per_thread_processes);
 	tcase_add_loop_test(tc, per_thread_refused, 0, 3);
+	tcase_add_loop_test(tc, per_thread_stops_and_daemons, 0,
+			    ARRAY_SIZE(own_business));
 }
