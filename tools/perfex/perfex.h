@@ -43,6 +43,8 @@ struct opts {
 	int all_cpus;		/* -a */
 	const char *cpu_list;	/* -C */
 	int per_cpu;		/* -A */
+	char metrics[1024];	/* -M, joined with commas */
+	int list_metrics;	/* -l --metrics */
 };
 
 /* The CPUs -a and -C may count (global mode's read gives as many). */
@@ -63,6 +65,17 @@ struct plan_row {
 	char text[32];		/* a software event's name, as given */
 };
 
+/* A metric of -M (metrics.c). */
+#define MAX_METRICS	16
+
+struct plan_metric {
+	const char *name;
+	const char *expr;	/* MetricExpr: the table's string */
+	double scale;		/* ScaleUnit's factor, else 1 */
+	char label[160];	/* "UNIT  NAME", or "NAME": perf's metric unit */
+	char first[128];	/* its first event: the row it is printed on */
+};
+
 /* What a run counts, and how its rows are named. */
 struct plan {
 	struct vperfctr_control ctl;
@@ -76,6 +89,8 @@ struct plan {
 	struct plan_row rows[MAX_ROWS];	/* in the order printed */
 	unsigned int nrows;
 	char title[272];	/* -a, -C: the header's, quoted */
+	struct plan_metric metrics[MAX_METRICS];	/* -M's */
+	unsigned int nmetrics;
 };
 
 /* One run's totals: the command's own plus its members'. */
@@ -148,6 +163,14 @@ const char *sw_name(int kind);
 int sw_split(struct plan *p, const char *events, char *pmu, size_t size);
 void sw_default_rows(struct plan *p, int cpus);
 void sw_from_rusage(const struct rusage *ru, double *sw);
+
+/* metrics.c */
+int metrics_plan(const struct opts *o, struct plan *p, char *events,
+		 size_t size);
+void metrics_no_fit(const struct opts *o, const struct plan *p);
+int metric_value(const struct plan_metric *pm, const char *const *names,
+		 const double *vals, const int *missing, unsigned int n,
+		 double elapsed, double *val);
 
 /* print.c */
 void stats_add(struct stats *s, const struct plan *p, const struct counts *c);

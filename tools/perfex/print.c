@@ -60,7 +60,11 @@ struct row {
 	int percent;		/* the metric is a percentage */
 	const char *unit;	/* "msec" for task-clock, else "" */
 	const char *cpu;	/* -A: "CPUn", else NULL */
+	int cont;		/* a metric's own line, below its event's */
 };
+
+/* The rows of the events, the TSC's, and a line for each -M metric. */
+#define ROWS_CAP	(MAX_ROWS + 1 + MAX_METRICS)
 
 /* perf's generic name that @text names (modifiers aside), or NULL. */
 static const char *generic_of(const char *text)
@@ -158,6 +162,59 @@ static void sw_row(struct row *r, const struct plan_row *pr,
 	}
 }
 
+/* The row of -M's metric @pm: that of its first event, else the last. */
+static unsigned int metric_row(const struct plan *p, const struct row *rows,
+			       const struct plan_metric *pm)
+{
+	unsigned int i;
+
+	for (i = 0; i < p->nrows; i++)
+		if (p->rows[i].sw < 0 && !strcasecmp(rows[i].name, pm->first))
+			return i;
+	return p->nrows;
+}
+
+/*
+ * -M's metrics, each on its first event's row, as perf stat puts them; a
+ * row that has a figure already gets a line of its own below it. One
+ * whose events were not counted has no value, as in perf. Returns the
+ * rows' count.
+ */
+static unsigned int add_plan_metrics(const struct plan *p,
+				     const struct stats *s, struct row *rows,
+				     unsigned int n)
+{
+	const char *names[MAX_ROWS];
+	double vals[MAX_ROWS], v;
+	int missing[MAX_ROWS];
+	unsigned int i, r;
+
+	for (i = 0; i < p->nrows; i++) {
+		names[i] = p->rows[i].sw < 0 ? rows[i].name : NULL;
+		vals[i] = rows[i].value;
+		missing[i] = !!rows[i].missing;
+	}
+	for (i = 0; i < p->nmetrics; i++) {
+		if (metric_value(&p->metrics[i], names, vals, missing, p->nrows,
+				 s->elapsed.mean, &v))
+			continue;
+		r = metric_row(p, rows, &p->metrics[i]);
+		if (rows[r].metric_unit) {
+			for (r++; r < n && rows[r].cont; r++)
+				;
+			memmove(&rows[r + 1], &rows[r], (n - r) * sizeof(*rows));
+			memset(&rows[r], 0, sizeof(*rows));
+			rows[r].cont = 1;
+			rows[r].name = "";
+			rows[r].unit = "";
+			n++;
+		}
+		rows[r].metric = v;
+		rows[r].metric_unit = p->metrics[i].label;
+	}
+	return n;
+}
+
 /* The rows as the plan orders them, then the TSC's; returns how many. */
 static unsigned int make_rows(const struct plan *p, const struct stats *s,
 			      struct row *rows)
@@ -195,7 +252,7 @@ static unsigned int make_rows(const struct plan *p, const struct stats *s,
 		rows[n].metric = ns / (s->elapsed.mean * 1e9);
 		rows[n].metric_unit = "CPUs utilized";
 	}
-	return n + 1;
+	return add_plan_metrics(p, s, rows, n + 1);
 }
 
 /* --- perf stat's table --- */
@@ -236,7 +293,9 @@ static void print_table_row(FILE *f, const struct row *r, unsigned int runs)
 			 r->percent ? "  # %7.2f%% %s" : "  # %8.2f %s",
 			 r->metric, r->metric_unit);
 	/* Columns only where something follows: no trailing blanks. */
-	if (spread)
+	if (r->cont)
+		fprintf(f, "%18s %-4s %-25s%s\n", "", "", "", metric);
+	else if (spread)
 		fprintf(f, "%18s %-4s %-25s%-32s  ( +-%6.2f%% )\n", value,
 			r->unit, r->name, metric, r->spread);
 	else if (metric[0])
@@ -287,6 +346,12 @@ static void print_csv_row(FILE *f, const char *sep, const struct row *r,
 {
 	if (r->cpu)
 		fprintf(f, "%s%s", r->cpu, sep);
+	if (r->cont) {
+		/* A metric's own line: perf's, its event's fields empty. */
+		fprintf(f, "%s%s%s%s%s%.2f%s%s\n", sep, sep, runs > 1 ? sep : "",
+			sep, sep, r->metric, sep, r->metric_unit);
+		return;
+	}
 	if (r->missing)
 		fprintf(f, "%s", r->missing);
 	else
@@ -331,6 +396,16 @@ static void print_json_row(FILE *f, const struct row *r, unsigned int runs)
 	fprintf(f, "{");
 	if (r->cpu)
 		fprintf(f, "\"cpu\" : \"%s\", ", r->cpu + 3);	/* "CPU" */
+	if (r->cont) {
+		/* A metric's own line: perf's, the metric's members alone. */
+		snprintf(value, sizeof(value), "%f", r->metric);
+		fprintf(f, "\"metric-value\" : ");
+		json_string(f, value);
+		fprintf(f, ", \"metric-unit\" : ");
+		json_string(f, r->metric_unit);
+		fprintf(f, "}\n");
+		return;
+	}
 	fprintf(f, "\"counter-value\" : ");
 	json_string(f, value);
 	fprintf(f, ", \"unit\" : ");
@@ -366,7 +441,7 @@ static void print_row(FILE *f, const struct opts *o, const struct row *r,
 void print_stats(FILE *f, const struct opts *o, const struct plan *p,
 		 const struct stats *s)
 {
-	struct row rows[MAX_ROWS + 1];
+	struct row rows[ROWS_CAP];
 	unsigned int n = make_rows(p, s, rows), i;
 	int table = !o->sep && !o->json;
 
@@ -388,7 +463,7 @@ void print_stats_cpus(FILE *f, const struct opts *o, const struct plan *p,
 		      const struct stats *per, const unsigned char *cpus,
 		      const struct stats *total)
 {
-	struct row (*rows)[MAX_ROWS + 1] = calloc(MAX_CPUS, sizeof(*rows));
+	struct row (*rows)[ROWS_CAP] = calloc(MAX_CPUS, sizeof(*rows));
 	char (*label)[16] = calloc(MAX_CPUS, sizeof(*label));
 	unsigned int n = 0, i, c;
 	int table = !o->sep && !o->json;

@@ -23,6 +23,7 @@ static const check_area_fn areas[] = {
 	px_compat26_tcase,
 	px_software_tcase,
 	px_system_tcase,
+	px_metrics_tcase,
 };
 
 int main(int argc, char **argv)

@@ -22,6 +22,7 @@ void px_ibs_tcase(struct Suite *s);
 void px_compat26_tcase(struct Suite *s);
 void px_software_tcase(struct Suite *s);
 void px_system_tcase(struct Suite *s);
+void px_metrics_tcase(struct Suite *s);
 
 #define OUT_MAX		16384
 
