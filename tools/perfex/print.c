@@ -348,8 +348,9 @@ static void print_csv_row(FILE *f, const char *sep, const struct row *r,
 		fprintf(f, "%s%s", r->cpu, sep);
 	if (r->cont) {
 		/* A metric's own line: perf's, its event's fields empty. */
-		fprintf(f, "%s%s%s%s%s%.2f%s%s\n", sep, sep, runs > 1 ? sep : "",
-			sep, sep, r->metric, sep, r->metric_unit);
+		fprintf(f, "%s%s%s%s%s%s%.2f%s%s\n", sep, sep, sep,
+			runs > 1 ? sep : "", sep, sep, r->metric, sep,
+			r->metric_unit);
 		return;
 	}
 	if (r->missing)

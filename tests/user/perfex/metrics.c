@@ -72,10 +72,10 @@ static double number(const char *s, const struct px_result *r)
 /* The metric beside @a must be @a's count over @b's. */
 static void check_ratio(double a, double b, double metric)
 {
-	ck_assert_msg(b > 0, "no count of IPC's divisor");
+	ck_assert_msg(b > 0, "no count of the metric's divisor");
 	ck_assert_msg(fabs(metric - a / b) <= ROUNDING,
-		      "IPC %.4f, the counts say %.0f / %.0f = %.4f", metric, a,
-		      b, a / b);
+		      "metric %.4f, the counts say %.0f / %.0f = %.4f", metric,
+		      a, b, a / b);
 }
 
 /* -x: the metric's value and unit in perf's two fields of @a's row. */
@@ -248,6 +248,114 @@ START_TEST(group_by_name)
 	ck_assert_msg(ipc == 1 && cpi == 1, "%s", r.err);
 }
 
+/*
+ * Two metrics of one first event, IPC and insn_per_branch: the second
+ * on a line of its own below the event's, in each layout as perf's.
+ */
+static const char *const own_line_argv[][7] = {
+	{ "-M", "IPC,insn_per_branch", "-x", ";", "true" },
+	{ "-M", "IPC,insn_per_branch", "-j", "true" },
+	{ "-M", "IPC,insn_per_branch", "true" },
+};
+
+START_TEST(own_line)
+{
+	char a[128], b[128], *line, *save = NULL, *next;
+	struct px_result r;
+
+	if (!ipc_events(a, b))
+		return;
+	run_ok(&r, own_line_argv[_i]);
+	for (line = strtok_r(r.err, "\n", &save); line;
+	     line = strtok_r(NULL, "\n", &save))
+		if (strstr(line, a) && strstr(line, "IPC"))
+			break;
+	ck_assert_msg(line, "no IPC on %s's line", a);
+	next = strtok_r(NULL, "\n", &save);
+	ck_assert_msg(next, "no line after %s's", a);
+	if (_i == 0) {
+		ck_assert_msg(!strncmp(next, ";;;;;", 5) &&
+			      !strcmp(next + strlen(next) - 16, ";insn_per_branch"),
+			      "%s", next);
+	} else if (_i == 1) {
+		ck_assert_msg(!strncmp(next, "{\"metric-value\" : \"", 19) &&
+			      strstr(next, "\", \"metric-unit\" : \"insn_per_branch\"}"),
+			      "%s", next);
+	} else {
+		ck_assert_msg(strspn(next, " ") > 40 &&
+			      strstr(next, "  # ") &&
+			      !strcmp(next + strlen(next) - 16, " insn_per_branch"),
+			      "'%s'", next);
+	}
+}
+
+/*
+ * perf's imported tables: the first metric perfex can evaluate whose
+ * expression is "A / B" or "d_ratio(A, B)", its ScaleUnit none or 100%,
+ * found in -l -v --metrics; 0 if none. @label: its metric unit.
+ */
+static int imported_metric(char *name, char *a, char *b, double *scale,
+			   char *label)
+{
+	static const char *const table[] = { "--table", NULL };
+	static const char *const list[] = { "-l", "-v", "--metrics", NULL };
+	char *line, *save = NULL, su[16];
+	struct px_result r;
+	int n;
+
+	px_run(&r, table);
+	if (!model || r.status || !strstr(r.out, "(perf's)"))
+		return 0;
+	px_run(&r, list);
+	ck_assert_int_eq(r.status, 0);
+	for (line = strtok_r(r.out, "\n", &save); line;
+	     line = strtok_r(NULL, "\n", &save)) {
+		if (line[0] != ' ') {
+			n = sscanf(line, "%127s", name);
+			if (strstr(line, "[unsupported]"))
+				name[0] = '\0';
+			continue;
+		}
+		if (!name[0] || line[1] != ' ')
+			continue;
+		su[0] = '\0';
+		n = sscanf(line, "  d_ratio(%127[^,], %127[^)]); scale unit %15s",
+			   a, b, su);
+		if (n < 2)
+			n = sscanf(line, "  %127[^ ] / %127[^;]; scale unit %15s",
+				   a, b, su);
+		if (n < 2 || strpbrk(a, "()*+-/ ") || strpbrk(b, "()*+-/ ") ||
+		    (su[0] && strcmp(su, "100%")))
+			continue;
+		*scale = su[0] ? 100 : 1;
+		snprintf(label, 160, "%s%s", su[0] ? "%  " : "", name);
+		return 1;
+	}
+	return 0;
+}
+
+START_TEST(imported)
+{
+	char name[128] = "", a[128], b[128], label[160];
+	const char *const argv[] = { "-M", name, "-x", ";", "true", NULL };
+	struct px_row rows[PX_MAX_ROWS];
+	const struct px_row *ra, *rb;
+	struct px_result r;
+	double scale;
+	int n;
+
+	if (!imported_metric(name, a, b, &scale, label))
+		return;
+	run_ok(&r, argv);
+	n = px_csv(r.err, ";", rows, PX_MAX_ROWS);
+	ra = px_find(rows, n, a);
+	rb = px_find(rows, n, b);
+	ck_assert_msg(ra && rb && ra->nfields == 7, "-M %s:\n%s", name, r.err);
+	ck_assert_str_eq(ra->fields[6], label);
+	check_ratio(scale * number(ra->value, &r), number(rb->value, &r),
+		    number(ra->fields[5], &r));
+}
+
 /* -l --metrics: name, [group], description; -v the expression. */
 START_TEST(listed)
 {
@@ -346,6 +454,8 @@ void px_metrics_tcase(struct Suite *s)
 	tcase_add_test(tc, with_software_events);
 	tcase_add_test(tc, system_wide);
 	tcase_add_test(tc, group_by_name);
+	tcase_add_loop_test(tc, own_line, 0, ARRAY_SIZE(own_line_argv));
+	tcase_add_test(tc, imported);
 	tcase_add_test(tc, listed);
 	tcase_add_test(tc, unknown_refused);
 	tcase_add_test(tc, no_fit_refused);
