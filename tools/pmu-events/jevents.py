@@ -776,10 +776,11 @@ def read_metrics(objs, events, imported, err):
             if ev.generic & (1 << g):
                 by_name.setdefault(GENERIC[g], ev)
     if imported:
+        # fill_generic gives each generic name an event later.
+        filled = Event()
+        filled.why = ""
         for g in GENERIC:
-            by_name.setdefault(g, Event())
-            if not hasattr(by_name[g], "why"):
-                by_name[g].why = ""
+            by_name.setdefault(g, filled)
     names = {o.get("MetricName", "").lower() for _, o in objs
              if isinstance(o.get("MetricName"), str)}
     metrics, seen = [], set()
