@@ -2,7 +2,8 @@
 /*
  * perfex: perfctr's counting tool (Documentation/perfctr/perfex.rst).
  *
- *   perfex [-e EV[,EV...]]... [-x SEP | -j] [-o FILE] [-r N] [--] CMD [ARG...]
+ *   perfex [-e EV[,EV...]]... [-M METRIC[,METRIC...]]... [-x SEP | -j]
+ *          [-o FILE] [-r N] [--] CMD [ARG...]
  *                                        counts CMD, its threads and its
  *                                        children, as perf stat does
  *   perfex --ibs-op=N|--ibs-fetch=N [--ibs-ops] [--ibs-rand] [--ibs-kernel]
@@ -38,8 +39,8 @@ static void print_usage(FILE *f)
 	fprintf(f,
 		"usage: perfex [-e EVENT[,EVENT...]]... [-M METRIC[,METRIC...]]...\n"
 		"              [-x SEP | -j] [-o FILE] [-r N] [--] COMMAND [ARG...]\n"
-		"       perfex -a | -C LIST [-A] [-e EVENT...] [-x SEP | -j] [-o FILE]\n"
-		"              [-r N] [[--] COMMAND [ARG...]]\n"
+		"       perfex -a | -C LIST [-A] [-e EVENT...] [-M METRIC...] [-x SEP | -j]\n"
+		"              [-o FILE] [-r N] [[--] COMMAND [ARG...]]\n"
 		"       perfex --ibs-op=MAXCNT | --ibs-fetch=MAXCNT [--ibs-ops] [--ibs-rand]\n"
 		"              [--ibs-kernel] [-e EVENT...] [-x SEP | -j] [-o FILE]\n"
 		"              [--] COMMAND [ARG...]\n"
