@@ -222,7 +222,7 @@ BAD = [
 # over the table's events. METRIC_FILES is tree()'s extra= for them.
 GOOD_METRIC = {"MetricName": "IPC", "MetricGroup": "Summary",
                "MetricExpr": "INST_RETIRED / duration_time",
-               "BriefDescription": "Per nanosecond."}
+               "BriefDescription": "Per second."}
 
 
 def metric_files(**kv):

@@ -40,7 +40,8 @@ static int literal(const char *name, double *val, double elapsed)
 	FILE *f;
 
 	if (!strcasecmp(name, "duration_time")) {
-		*val = elapsed * 1e9;	/* perf's is in ns */
+		/* perf counts it in ns, and gives expressions seconds. */
+		*val = elapsed;
 	} else if (!strcasecmp(name, "#num_cpus")) {
 		*val = sysconf(_SC_NPROCESSORS_CONF);
 	} else if (!strcasecmp(name, "#num_cpus_online")) {
@@ -105,6 +106,7 @@ static void scale_unit(struct plan_metric *pm, const char *su)
 	char *end;
 
 	pm->scale = 1;
+	pm->decimals = su[0] ? 1 : 2;
 	if (su[0]) {
 		pm->scale = strtod(su, &end);
 		while (*end == ' ')

@@ -72,6 +72,7 @@ struct plan_metric {
 	const char *name;
 	const char *expr;	/* MetricExpr: the table's string */
 	double scale;		/* ScaleUnit's factor, else 1 */
+	int decimals;		/* perf's: 1 with a ScaleUnit, else 2 */
 	char label[160];	/* "UNIT  NAME", or "NAME": perf's metric unit */
 	char first[128];	/* its first event: the row it is printed on */
 };

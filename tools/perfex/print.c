@@ -58,6 +58,7 @@ struct row {
 	double metric;
 	const char *metric_unit;	/* NULL: no metric */
 	int percent;		/* the metric is a percentage */
+	int decimals;		/* the metric's: 2, or perf's 1 with a unit */
 	const char *unit;	/* "msec" for task-clock, else "" */
 	const char *cpu;	/* -A: "CPUn", else NULL */
 	int cont;		/* a metric's own line, below its event's */
@@ -211,6 +212,7 @@ static unsigned int add_plan_metrics(const struct plan *p,
 		}
 		rows[r].metric = v;
 		rows[r].metric_unit = p->metrics[i].label;
+		rows[r].decimals = p->metrics[i].decimals;
 	}
 	return n;
 }
@@ -225,6 +227,7 @@ static unsigned int make_rows(const struct plan *p, const struct stats *s,
 	memset(rows, 0, (n + 1) * sizeof(*rows));
 	for (i = 0; i < n; i++) {
 		rows[i].unit = "";
+		rows[i].decimals = 2;
 		if (p->rows[i].sw >= 0) {
 			sw_row(&rows[i], &p->rows[i], s);
 			continue;
@@ -244,6 +247,7 @@ static unsigned int make_rows(const struct plan *p, const struct stats *s,
 			add_metric(&rows[i], rows, n);
 	rows[n].name = "tsc";
 	rows[n].unit = "";
+	rows[n].decimals = 2;
 	rows[n].missing = s->dropped ? "<not counted>" : NULL;
 	rows[n].value = s->tsc.mean;
 	rows[n].spread = acc_spread(&s->tsc);
@@ -290,8 +294,8 @@ static void print_table_row(FILE *f, const struct row *r, unsigned int runs)
 		commas(value, sizeof(value), r->value, r->unit[0] ? 2 : 0);
 	if (r->metric_unit)
 		snprintf(metric, sizeof(metric),
-			 r->percent ? "  # %7.2f%% %s" : "  # %8.2f %s",
-			 r->metric, r->metric_unit);
+			 r->percent ? "  # %7.*f%% %s" : "  # %8.*f %s",
+			 r->decimals, r->metric, r->metric_unit);
 	/* Columns only where something follows: no trailing blanks. */
 	if (r->cont)
 		fprintf(f, "%18s %-4s %-25s%s\n", "", "", "", metric);
@@ -348,9 +352,9 @@ static void print_csv_row(FILE *f, const char *sep, const struct row *r,
 		fprintf(f, "%s%s", r->cpu, sep);
 	if (r->cont) {
 		/* A metric's own line: perf's, its event's fields empty. */
-		fprintf(f, "%s%s%s%s%s%s%.2f%s%s\n", sep, sep, sep,
-			runs > 1 ? sep : "", sep, sep, r->metric, sep,
-			r->metric_unit);
+		fprintf(f, "%s%s%s%s%s%s%.*f%s%s\n", sep, sep, sep,
+			runs > 1 ? sep : "", sep, sep, r->decimals, r->metric,
+			sep, r->metric_unit);
 		return;
 	}
 	if (r->missing)
@@ -363,7 +367,8 @@ static void print_csv_row(FILE *f, const char *sep, const struct row *r,
 	fprintf(f, "%s%.0f%s%.2f%s", sep, r->runtime, sep,
 		r->missing ? 0.0 : 100.0, sep);
 	if (r->metric_unit)
-		fprintf(f, "%.2f%s%s", r->metric, sep, r->metric_unit);
+		fprintf(f, "%.*f%s%s", r->decimals, r->metric, sep,
+			r->metric_unit);
 	else
 		fprintf(f, "%s", sep);
 	fputc('\n', f);

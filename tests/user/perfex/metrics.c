@@ -26,8 +26,9 @@
 #define THREE_MORE	"DATA_CACHE_ACCESSES"
 #endif
 
-/* The printed metric is rounded to two decimals. */
+/* A printed metric is rounded to two decimals, one with a unit. */
 #define ROUNDING	0.0051
+#define ROUNDING_UNIT	0.051
 
 static void run_ok(struct px_result *r, const char *const *argv)
 {
@@ -70,12 +71,17 @@ static double number(const char *s, const struct px_result *r)
 }
 
 /* The metric beside @a must be @a's count over @b's. */
-static void check_ratio(double a, double b, double metric)
+static void check_ratio_tol(double a, double b, double metric, double tol)
 {
 	ck_assert_msg(b > 0, "no count of the metric's divisor");
-	ck_assert_msg(fabs(metric - a / b) <= ROUNDING,
+	ck_assert_msg(fabs(metric - a / b) <= tol,
 		      "metric %.4f, the counts say %.0f / %.0f = %.4f", metric,
 		      a, b, a / b);
+}
+
+static void check_ratio(double a, double b, double metric)
+{
+	check_ratio_tol(a, b, metric, ROUNDING);
 }
 
 /* -x: the metric's value and unit in perf's two fields of @a's row. */
@@ -352,8 +358,61 @@ START_TEST(imported)
 	rb = px_find(rows, n, b);
 	ck_assert_msg(ra && rb && ra->nfields == 7, "-M %s:\n%s", name, r.err);
 	ck_assert_str_eq(ra->fields[6], label);
-	check_ratio(scale * number(ra->value, &r), number(rb->value, &r),
-		    number(ra->fields[5], &r));
+	check_ratio_tol(scale * number(ra->value, &r), number(rb->value, &r),
+			number(ra->fields[5], &r),
+			scale > 1 ? ROUNDING_UNIT : ROUNDING);
+}
+
+/*
+ * A metric of this table named as @glob whose expression is @expr alone:
+ * its name into @name, 0 if there is none perfex can evaluate. The glob
+ * keeps the list within what px_run() keeps of perf's long tables.
+ */
+static int metric_of_expr(const char *glob, const char *expr, char *name)
+{
+	const char *const list[] = { "-l", "-v", "--metrics", glob, NULL };
+	char *line, *save = NULL;
+	struct px_result r;
+
+	name[0] = '\0';
+	px_run(&r, list);
+	ck_assert_int_eq(r.status, 0);
+	for (line = strtok_r(r.out, "\n", &save); line;
+	     line = strtok_r(NULL, "\n", &save)) {
+		if (line[0] != ' ' && strstr(line, "[unsupported]"))
+			name[0] = '\0';
+		else if (line[0] != ' ')
+			sscanf(line, "%127s", name);
+		else if (name[0] && !strncmp(line, "  ", 2) &&
+			 !strcmp(line + 2, expr))
+			return 1;
+	}
+	return 0;
+}
+
+/* duration_time is the elapsed time in seconds, as perf gives it. */
+START_TEST(duration_time_in_seconds)
+{
+	char name[128], label[160], *line, *save = NULL, *hash;
+	const char *const argv[] = { "-M", name, "true", NULL };
+	double metric = -1, elapsed = -1;
+	struct px_result r;
+
+	if (!model || !metric_of_expr("*time*", "duration_time", name))
+		return;
+	run_ok(&r, argv);
+	snprintf(label, sizeof(label), " %s", name);
+	for (line = strtok_r(r.err, "\n", &save); line;
+	     line = strtok_r(NULL, "\n", &save)) {
+		hash = strstr(line, "  # ");
+		if (hash && strlen(hash) > strlen(label) &&
+		    !strcmp(hash + strlen(hash) - strlen(label), label))
+			metric = strtod(hash + 4, NULL);
+		if (strstr(line, " seconds time elapsed"))
+			elapsed = strtod(line, NULL);
+	}
+	ck_assert_msg(metric >= 0 && elapsed > 0, "%s", r.err);
+	ck_assert_msg(fabs(metric - elapsed) <= ROUNDING, "%s", r.err);
 }
 
 /* -l --metrics: name, [group], description; -v the expression. */
@@ -456,6 +515,7 @@ void px_metrics_tcase(struct Suite *s)
 	tcase_add_test(tc, group_by_name);
 	tcase_add_loop_test(tc, own_line, 0, ARRAY_SIZE(own_line_argv));
 	tcase_add_test(tc, imported);
+	tcase_add_test(tc, duration_time_in_seconds);
 	tcase_add_test(tc, listed);
 	tcase_add_test(tc, unknown_refused);
 	tcase_add_test(tc, no_fit_refused);
