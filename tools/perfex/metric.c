@@ -150,10 +150,11 @@ static double call(struct parser *p, const char *fn, unsigned int depth)
 	want_op(p, ',');
 	b = expr(p, depth + 1);
 	want_op(p, ')');
+	/* perf's own comparisons, NaN included: min(1, NaN) is NaN. */
 	if (!strcasecmp(fn, "min"))
-		return fmin(a, b);
+		return a < b ? a : b;
 	if (!strcasecmp(fn, "max"))
-		return fmax(a, b);
+		return a > b ? a : b;
 	/* perf's d_ratio: a ratio that is 0, not NaN, when b is. */
 	return b == 0 ? 0 : a / b;
 }

@@ -123,6 +123,10 @@ START_TEST(functions)
 	EQ("min(INST_RETIRED, CYCLES)", 200);
 	EQ("max(INST_RETIRED, CYCLES)", 300);
 	EQ("max(1, min(5, 3)) + 1", 4);
+	/* as perf's a < b ? a : b: NaN second wins, NaN first loses */
+	EQ("min(ZERO / ZERO, 1)", 1);
+	ck_assert(isnan(eval_ok("min(1, ZERO / ZERO)")));
+	EQ("max(ZERO / ZERO, 1)", 1);
 	eval_bad("min(1)", "want ',', found ')'");
 	eval_bad("max(1, 2", "want ')', found the end");
 	eval_bad("source_count(CYCLES)",
