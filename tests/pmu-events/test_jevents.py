@@ -218,6 +218,126 @@ BAD = [
     ("ppc-no-such-pmc", {"ppc_events": [dict(PPC_EVENT, Counter="5")]},
      "'5' is not a counter of this family"),
 ]
+# Metric objects (events.rst, "Metrics"): perf's keys, an expression
+# over the table's events. METRIC_FILES is tree()'s extra= for them.
+GOOD_METRIC = {"MetricName": "IPC", "MetricGroup": "Summary",
+               "MetricExpr": "INST_RETIRED / duration_time",
+               "BriefDescription": "Per second."}
+
+
+def metric_files(**kv):
+    m = dict(GOOD_METRIC)
+    m.update(kv)
+    m = {k: v for k, v in m.items() if v is not None}
+    return {"pentium3/metrics.json": json.dumps([m])}
+
+
+# Each rule of the expression grammar and of its names: a case that
+# must be refused (the accepting twin of each is in METRIC_GOOD).
+BAD += [
+    ("metric-unknown-event", {"extra": metric_files(
+        MetricExpr="INST_RETIRED / CPU_CLK_UNHALTED")},
+     "IPC: MetricExpr 'INST_RETIRED / CPU_CLK_UNHALTED': CPU_CLK_UNHALTED "
+     "is not an event of this table"),
+    ("metric-trailing-operator", {"extra": metric_files(
+        MetricExpr="INST_RETIRED /")},
+     "IPC: MetricExpr 'INST_RETIRED /': want a number, a name or '('"),
+    ("metric-unbalanced", {"extra": metric_files(
+        MetricExpr="(INST_RETIRED / 2")}, "want ')', found 'the end'"),
+    ("metric-bad-character", {"extra": metric_files(
+        MetricExpr="INST_RETIRED $ 2")}, "unexpected character '$'"),
+    ("metric-two-operands", {"extra": metric_files(
+        MetricExpr="INST_RETIRED 2")}, "unexpected '2'"),
+    ("metric-if-no-else", {"extra": metric_files(
+        MetricExpr="1 if INST_RETIRED > 0")}, "want 'else'"),
+    ("metric-min-one-argument", {"extra": metric_files(
+        MetricExpr="min(INST_RETIRED)")}, "want ',', found ')'"),
+    ("metric-unknown-function", {"extra": metric_files(
+        MetricExpr="source_count(INST_RETIRED)")},
+     "function source_count(): perfctr has min, max and d_ratio"),
+    ("metric-unknown-literal", {"extra": metric_files(
+        MetricExpr="INST_RETIRED / #num_packages")},
+     "#num_packages: perfex knows"),
+    ("metric-pmu-qualified", {"extra": metric_files(
+        MetricExpr="cpu@INST_RETIRED@")}, "'@' (a PMU-qualified"),
+    ("metric-too-deep", {"extra": metric_files(
+        MetricExpr="(" * 70 + "1" + ")" * 70)}, "nested deeper than 64"),
+    ("metric-uses-metric", {"extra": {"pentium3/metrics.json": json.dumps(
+        [GOOD_METRIC, dict(GOOD_METRIC, MetricName="twice",
+                           MetricExpr="2 * IPC")])}},
+     "twice: MetricExpr '2 * IPC': uses metric IPC"),
+    ("metric-unknown-key", {"extra": metric_files(MetricThreshold="1")},
+     "IPC: unknown key MetricThreshold"),
+    ("metric-no-description", {"extra": metric_files(
+        BriefDescription=None)}, "IPC: no BriefDescription"),
+    ("metric-bad-scale-unit", {"extra": metric_files(ScaleUnit="%")},
+     "ScaleUnit '%': want a number and a unit"),
+    ("metric-duplicate", {"extra": {"pentium3/metrics.json": json.dumps(
+        [GOOD_METRIC, dict(GOOD_METRIC, MetricName="ipc")])}},
+     "ipc: duplicate metric name"),
+]
+# The accepting twins: each rule above taken when the input keeps it.
+METRIC_GOOD = [
+    "INST_RETIRED / duration_time",
+    "inst_retired * 2",			# names: case ignored, as perf
+    "instructions / 2",			# perf's generic name of an event
+    "(INST_RETIRED + 1) / -(2 - 3.5e1)",
+    "1 if INST_RETIRED > 0 else 2 if INST_RETIRED < 5 else 3",
+    "min(INST_RETIRED, 1) + max(1, 2) + d_ratio(INST_RETIRED, 0)",
+    "INST_RETIRED * #smt_on / #num_cpus + #SMT_on + #num_cpus_online",
+    "(" * 60 + "1" + ")" * 60,
+]
+
+
+def check_metrics(results):
+    """Our metrics kept; perf's kept, unsupported where they name what
+    perfex cannot count; and the C compiles with them."""
+    j = jevents_module()
+    for i, expr in enumerate(METRIC_GOOD):
+        with tempfile.TemporaryDirectory() as tmp:
+            err = load(tree(tmp, extra=dict(metric_files(
+                MetricExpr=expr, ScaleUnit="100%"))))
+            t = err[1].get("pentium3")
+            got = [(m.name, m.expr, m.unit, m.why)
+                   for m in t[3].metrics] if t else []
+            results.append(("metric-accepts-%d" % i, not err[0] and got == [
+                ("IPC", expr, "100%", "")], "%r: %s %s" % (expr, err[0],
+                                                           got)))
+    imported = [ev("INST_RETIRED.ANY", "0xC0"),
+                {"MetricName": "ipc_like", "MetricExpr":
+                 "INST_RETIRED.ANY / cycles", "BriefDescription": "x",
+                 "MetricGroup": "A;B", "MetricThreshold": "> 1"},
+                {"MetricName": "on_metric", "MetricExpr": "ipc_like * 2",
+                 "BriefDescription": "y"},
+                {"MetricName": "qualified", "MetricExpr":
+                 "msr@tsc@ / INST_RETIRED.ANY", "BriefDescription": "z"}]
+    with tempfile.TemporaryDirectory() as tmp:
+        os.makedirs(os.path.join(tmp, "oldintel"))
+        with open(os.path.join(tmp, "oldintel", "e.json"), "w") as f:
+            json.dump(imported, f)
+        with open(os.path.join(tmp, "oldintel", "metricgroups.json"),
+                  "w") as f:
+            json.dump({"A": "a group"}, f)
+        with open(os.path.join(tmp, "mapfile.csv"), "w") as f:
+            f.write(IMPORT_MAP.splitlines()[0] + "\n" +
+                    IMPORT_MAP.splitlines()[1] + "\n")
+        errs, tables, _ = load(os.path.join(ROOT, "tools", "pmu-events"),
+                               tmp)
+    t = tables.get("oldintel", (0, 0, 0, j.EventList()))
+    got = {m.name: m.why for m in t[3].metrics}
+    want = {"ipc_like": "",
+            "on_metric": "MetricExpr: uses metric ipc_like: perfctr "
+                         "evaluates events only",
+            "qualified": "MetricExpr: '@' (a PMU-qualified or escaped "
+                         "event): perfctr takes plain event names"}
+    results.append(("metric-imported", not errs and got == want,
+                    "%s\ngot %s\nwant %s" % (errs, got, want)))
+    _, ours, _ = load(os.path.join(ROOT, "tools", "pmu-events"))
+    k7 = {m.name: m.expr for m in ours["k7"][3].metrics}
+    results.append(("metric-ours-k7", k7.get("IPC") ==
+                    "RETIRED_INSTRUCTIONS / CPU_CLK_UNHALTED", str(k7)))
+
+
 # One name, two codes on disjoint PMCs, is the ppc32 exception: taken.
 GOOD_PPC_SPLIT = [PPC_EVENT, dict(PPC_EVENT, EventCode="0x2", Counter="3,4")]
 
@@ -594,6 +714,7 @@ def main():
     check_version(results)
     check_import_std(results)
     check_real_imports(results)
+    check_metrics(results)
     for name, args, says in BAD:
         with tempfile.TemporaryDirectory() as tmp:
             rc, out = run(tree(tmp, **args), "--check")

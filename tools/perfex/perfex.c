@@ -2,13 +2,15 @@
 /*
  * perfex: perfctr's counting tool (Documentation/perfctr/perfex.rst).
  *
- *   perfex [-e EV[,EV...]]... [-x SEP | -j] [-o FILE] [-r N] [--] CMD [ARG...]
+ *   perfex [-e EV[,EV...]]... [-M METRIC[,METRIC...]]... [-x SEP | -j]
+ *          [-o FILE] [-r N] [--] CMD [ARG...]
  *                                        counts CMD, its threads and its
  *                                        children, as perf stat does
  *   perfex --ibs-op=N|--ibs-fetch=N [--ibs-ops] [--ibs-rand] [--ibs-kernel]
  *          [-e EV...] [-x SEP | -j] [-o FILE] [--] CMD [ARG...]
  *                                        CMD's IBS samples (AMD)
  *   perfex -l [-v] [--cpuid=ID] [GLOB]   this CPU's events (or ID's)
+ *   perfex -l --metrics [-v] [GLOB]      and its metrics (-M NAME counts one)
  *   perfex -i                            the driver's information
  *   perfex [--cpuid=ID] --table          the event table of this CPU (ID)
  *   perfex [--cpuid=ID] -e EV[,EV...]... --print-control
@@ -35,14 +37,15 @@
 static void print_usage(FILE *f)
 {
 	fprintf(f,
-		"usage: perfex [-e EVENT[,EVENT...]]... [-x SEP | -j] [-o FILE] [--per-thread]\n"
-		"              [-r N | -I MSEC] [--] COMMAND [ARG...]\n"
-		"       perfex -a | -C LIST [-A] [-I MSEC] [-e EVENT...] [-x SEP | -j] [-o FILE]\n"
-		"              [-r N] [[--] COMMAND [ARG...]]\n"
+		"usage: perfex [-e EVENT[,EVENT...]]... [-M METRIC[,METRIC...]]...\n"
+		"              [-x SEP | -j] [-o FILE] [-r N | -I MSEC] [--per-thread]\n"
+		"              [--] COMMAND [ARG...]\n"
+		"       perfex -a | -C LIST [-A] [-I MSEC] [-e EVENT...] [-M METRIC...]\n"
+		"              [-x SEP | -j] [-o FILE] [-r N] [[--] COMMAND [ARG...]]\n"
 		"       perfex --ibs-op=MAXCNT | --ibs-fetch=MAXCNT [--ibs-ops] [--ibs-rand]\n"
 		"              [--ibs-kernel] [-e EVENT...] [-x SEP | -j] [-o FILE]\n"
 		"              [--] COMMAND [ARG...]\n"
-		"       perfex -l [-v] [--cpuid=ID] [GLOB]\n"
+		"       perfex -l [-v] [--metrics] [--cpuid=ID] [GLOB]\n"
 		"       perfex -i\n"
 		"       perfex [--cpuid=ID] --table\n"
 		"       perfex [--cpuid=ID] -e EVENT[,EVENT...]... --print-control\n"
@@ -58,6 +61,10 @@ static void print_help(FILE *f)
 		"             cpu-migrations, page-faults, and cycles, instructions,\n"
 		"             branches, branch-misses where this CPU has them); the\n"
 		"             TSC always\n"
+		"  -M METRICS perf's metrics, by name or group (case ignored), their\n"
+		"             events counted with -e's at once (never multiplexed: all\n"
+		"             must fit the counters); each value beside its first\n"
+		"             event, as perf stat prints it; --metrics=METRICS too\n"
 		"  -x SEP     perf stat's CSV fields, separated by SEP\n"
 		"  -j         perf stat's JSON, one object a line\n"
 		"  -o FILE    the counts to FILE (default: standard error)\n"
@@ -79,6 +86,9 @@ static void print_help(FILE *f)
 		"  --ibs-rand randomise the low 4 bits of --ibs-fetch's count\n"
 		"  --ibs-kernel  keep samples of kernel code (privileged)\n"
 		"  -l         list this CPU's events; -v with descriptions\n"
+		"  -l --metrics\n"
+		"             list this CPU's metrics: name, [group], description;\n"
+		"             -v with the expression and why one is unsupported\n"
 		"  -i         the driver's information\n"
 		"  --table    the event table this CPU's id picks\n"
 		"  --cpuid=ID take ID for this CPU's id (PERFCTR_CPUID does too)\n"
@@ -93,6 +103,22 @@ static void print_help(FILE *f)
 		"Exit status: COMMAND's; 128+N if signal N killed it; 127 not found,\n"
 		"126 not executable; 2 usage; 1 perfex could not count.\n"
 		"See perfex(1).\n");
+}
+
+/* -l --metrics: name, group, description; -v the expression too. */
+static int list_metric(const struct perfctr_metric_info *m, void *arg)
+{
+	const struct opts *o = arg;
+
+	printf("%s  [%s]  %s%s\n", m->name, m->group[0] ? m->group : "-",
+	       m->desc, m->unsupported ? "  [unsupported]" : "");
+	if (!o->verbose)
+		return 0;
+	printf("  %s%s%s\n", m->expr, m->scale_unit[0] ? "; scale unit " : "",
+	       m->scale_unit);
+	if (m->unsupported)
+		printf("  unsupported: %s\n", m->unsupported);
+	return 0;
 }
 
 static int list_one(const struct perfctr_event_info *ev, void *arg)
@@ -214,17 +240,35 @@ static int do_control(const struct opts *o)
 	return 0;
 }
 
-static int add_events(struct opts *o, const char *arg)
+/* -e and -M: each given list appended to those before, with a comma. */
+static int append_list(char *list, size_t size, const char *arg,
+		       const char *what)
 {
-	size_t len = strlen(o->events);
+	size_t len = strlen(list);
 
-	if (len + strlen(arg) + 2 > sizeof(o->events)) {
-		fprintf(stderr, "perfex: too many events\n");
+	if (len + strlen(arg) + 2 > size) {
+		fprintf(stderr, "perfex: too many %s: give fewer\n", what);
 		return -1;
 	}
-	snprintf(o->events + len, sizeof(o->events) - len, "%s%s",
-		 len ? "," : "", arg);
+	snprintf(list + len, size - len, "%s%s", len ? "," : "", arg);
 	return 0;
+}
+
+static int add_events(struct opts *o, const char *arg)
+{
+	return append_list(o->events, sizeof(o->events), arg, "events");
+}
+
+static int add_metrics(struct opts *o, const char *arg)
+{
+	if (!arg[0] || arg[0] == ',' || strstr(arg, ",,") ||
+	    arg[strlen(arg) - 1] == ',') {
+		fprintf(stderr,
+			"perfex: -M '%s': give metric or group names separated by commas, e.g. -M IPC,branch_miss_rate\n",
+			arg);
+		return -1;
+	}
+	return append_list(o->metrics, sizeof(o->metrics), arg, "metrics");
 }
 
 /* -r N: a count of runs, 1 or more. */
@@ -267,7 +311,7 @@ static int parse_interval(struct opts *o, const char *arg)
 enum {
 	OPT_CPUID = 'U', OPT_PRINT_CONTROL = 'P', OPT_TABLE = 'T',
 	OPT_VERSION = 'V', OPT_PER_THREAD = 'W',
-	OPT_P4PE = 256, OPT_P4PMV,
+	OPT_P4PE = 256, OPT_P4PMV, OPT_METRICS,
 	OPT_IBS_OP, OPT_IBS_FETCH, OPT_IBS_OPS, OPT_IBS_RAND, OPT_IBS_KERNEL,
 };
 
@@ -324,6 +368,13 @@ static int parse_option(struct opts *o, int c)
 	if (c == OPT_P4PE || c == OPT_P4PMV)
 		return p26_pebs(o, c == OPT_P4PMV,
 				c == OPT_P4PE ? "--p4pe" : "--p4pmv", optarg);
+	/* perf's --metrics=LIST is -M; bare, with -l, it lists them. */
+	if (c == OPT_METRICS && !optarg)
+		o->list_metrics = 1;
+	if (c == OPT_METRICS && optarg)
+		return add_metrics(o, optarg);
+	if (c == OPT_METRICS)
+		return 0;
 	if (c >= OPT_IBS_OP)
 		return parse_ibs_option(o, c);
 	switch (c) {
@@ -349,6 +400,8 @@ static int parse_option(struct opts *o, int c)
 		if (p26_is_event(optarg))
 			return p26_add_event(o, optarg);
 		return add_events(o, optarg);
+	case 'M':
+		return add_metrics(o, optarg);
 	case 'x':
 		return parse_sep(o, optarg);
 	case 'j':
@@ -392,6 +445,7 @@ static int parse_args(struct opts *o, int argc, char **argv)
 		{ "info", no_argument, NULL, 'i' },
 		{ "verbose", no_argument, NULL, 'v' },
 		{ "event", required_argument, NULL, 'e' },
+		{ "metrics", optional_argument, NULL, OPT_METRICS },
 		{ "field-separator", required_argument, NULL, 'x' },
 		{ "json", no_argument, NULL, 'j' },
 		{ "output", required_argument, NULL, 'o' },
@@ -421,7 +475,7 @@ static int parse_args(struct opts *o, int argc, char **argv)
 	int c;
 
 	o->repeat = 1;
-	while ((c = getopt_long(argc, argv, "+live:x:jo:r:haC:AI:", longopts,
+	while ((c = getopt_long(argc, argv, "+live:M:x:jo:r:haC:AI:", longopts,
 				NULL)) != -1)
 		if (parse_option(o, c))
 			return -1;
@@ -431,6 +485,16 @@ static int parse_args(struct opts *o, int argc, char **argv)
 	}
 	if (p26_check_opts(o))
 		return -1;
+	if (o->list_metrics && !o->list) {
+		fprintf(stderr,
+			"perfex: --metrics alone lists with -l only: count metrics with -M NAME (or --metrics=NAME), list them with -l --metrics\n");
+		return -1;
+	}
+	if (o->metrics[0] && (o->n26 || o->ibs.flags)) {
+		fprintf(stderr,
+			"perfex: -M counts with named events: not with perfctr 2.6's events or IBS; count the metrics in a run of their own\n");
+		return -1;
+	}
 	if (o->per_cpu && !o->all_cpus && !o->cpu_list) {
 		fprintf(stderr,
 			"perfex: -A prints a row per CPU of -a or -C: give one of them\n");
@@ -589,14 +653,19 @@ int main(int argc, char **argv)
 		goto bad;
 	other = o.list || o.info || o.table || o.print_control;
 	if (other && (o.sep || o.json || o.output || o.repeat > 1 ||
-		      o.ibs.flags)) {
-		fprintf(stderr, "perfex: -x, -j, -o, -r and --ibs-* are for counting a command\n");
+		      o.ibs.flags || o.metrics[0])) {
+		fprintf(stderr,
+			"perfex: -M, -x, -j, -o, -r and --ibs-* are for counting a command\n");
 		goto bad;
 	}
 	if (o.list) {
 		if (optind < argc - 1)
 			goto bad;
 		t = pick_table(o.cpuid);
+		if (t && o.list_metrics)
+			return perfctr_metric_list(t, optind < argc ?
+						   argv[optind] : NULL,
+						   list_metric, &o);
 		return t ? perfctr_event_list(t, optind < argc ? argv[optind] :
 					      NULL, list_one, &o) : 1;
 	}

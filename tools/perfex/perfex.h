@@ -45,6 +45,8 @@ struct opts {
 	int per_cpu;		/* -A */
 	unsigned int interval_ms;	/* -I; 0: one count at the end */
 	int per_thread;		/* --per-thread */
+	char metrics[1024];	/* -M, joined with commas */
+	int list_metrics;	/* -l --metrics */
 };
 
 /* The CPUs -a and -C may count (global mode's read gives as many). */
@@ -65,6 +67,18 @@ struct plan_row {
 	char text[32];		/* a software event's name, as given */
 };
 
+/* A metric of -M (metrics.c). */
+#define MAX_METRICS	16
+
+struct plan_metric {
+	const char *name;
+	const char *expr;	/* MetricExpr: the table's string */
+	double scale;		/* ScaleUnit's factor, else 1 */
+	int decimals;		/* perf's: 1 with a ScaleUnit, else 2 */
+	char label[160];	/* "UNIT  NAME", or "NAME": perf's metric unit */
+	char first[128];	/* its first event: the row it is printed on */
+};
+
 struct ival;
 
 /* What a run counts, and how its rows are named. */
@@ -82,6 +96,8 @@ struct plan {
 	char title[272];	/* -a, -C: the header's, quoted */
 	struct ival *ival;	/* -I: where the intervals go; NULL */
 	struct thread_rows *threads;	/* --per-thread: filled; NULL */
+	struct plan_metric metrics[MAX_METRICS];	/* -M's */
+	unsigned int nmetrics;
 };
 
 /* One run's totals: the command's own plus its members'. */
@@ -186,6 +202,14 @@ int sw_split(struct plan *p, const char *events, char *pmu, size_t size);
 void sw_default_rows(struct plan *p, int cpus);
 void sw_from_rusage(const struct rusage *ru, double *sw);
 void sw_from_proc(pid_t pid, double *sw);
+
+/* metrics.c */
+int metrics_plan(const struct opts *o, struct plan *p, char *events,
+		 size_t size);
+void metrics_no_fit(const struct opts *o, const struct plan *p);
+int metric_value(const struct plan_metric *pm, const char *const *names,
+		 const double *vals, const int *missing, unsigned int n,
+		 double elapsed, double *val);
 
 /* print.c */
 void stats_add(struct stats *s, const struct plan *p, const struct counts *c);

@@ -58,11 +58,16 @@ struct row {
 	double metric;
 	const char *metric_unit;	/* NULL: no metric */
 	int percent;		/* the metric is a percentage */
+	int decimals;		/* the metric's: 2, or perf's 1 with a unit */
 	const char *unit;	/* "msec" for task-clock, else "" */
 	const char *cpu;	/* -A: "CPUn", else NULL */
 	const char *time;	/* -I: seconds since the start, else NULL */
 	const char *thread;	/* --per-thread: "comm-tid", else NULL */
+	int cont;		/* a metric's own line, below its event's */
 };
+
+/* The rows of the events, the TSC's, and a line for each -M metric. */
+#define ROWS_CAP	(MAX_ROWS + 1 + MAX_METRICS)
 
 /* perf's generic name that @text names (modifiers aside), or NULL. */
 static const char *generic_of(const char *text)
@@ -160,6 +165,60 @@ static void sw_row(struct row *r, const struct plan_row *pr,
 	}
 }
 
+/* The row of -M's metric @pm: that of its first event, else the last. */
+static unsigned int metric_row(const struct plan *p, const struct row *rows,
+			       const struct plan_metric *pm)
+{
+	unsigned int i;
+
+	for (i = 0; i < p->nrows; i++)
+		if (p->rows[i].sw < 0 && !strcasecmp(rows[i].name, pm->first))
+			return i;
+	return p->nrows;
+}
+
+/*
+ * -M's metrics, each on its first event's row, as perf stat puts them; a
+ * row that has a figure already gets a line of its own below it. One
+ * whose events were not counted has no value, as in perf. Returns the
+ * rows' count.
+ */
+static unsigned int add_plan_metrics(const struct plan *p,
+				     const struct stats *s, struct row *rows,
+				     unsigned int n)
+{
+	const char *names[MAX_ROWS];
+	double vals[MAX_ROWS], v;
+	int missing[MAX_ROWS];
+	unsigned int i, r;
+
+	for (i = 0; i < p->nrows; i++) {
+		names[i] = p->rows[i].sw < 0 ? rows[i].name : NULL;
+		vals[i] = rows[i].value;
+		missing[i] = !!rows[i].missing;
+	}
+	for (i = 0; i < p->nmetrics; i++) {
+		if (metric_value(&p->metrics[i], names, vals, missing, p->nrows,
+				 s->elapsed.mean, &v))
+			continue;
+		r = metric_row(p, rows, &p->metrics[i]);
+		if (rows[r].metric_unit) {
+			for (r++; r < n && rows[r].cont; r++)
+				;
+			memmove(&rows[r + 1], &rows[r], (n - r) * sizeof(*rows));
+			memset(&rows[r], 0, sizeof(*rows));
+			rows[r].cont = 1;
+			rows[r].name = "";
+			rows[r].unit = "";
+			n++;
+		}
+		rows[r].metric = v;
+		rows[r].metric_unit = p->metrics[i].label;
+		rows[r].decimals = p->metrics[i].decimals;
+	}
+	return n;
+}
+
 /* The rows as the plan orders them, then the TSC's; returns how many. */
 static unsigned int make_rows(const struct plan *p, const struct stats *s,
 			      struct row *rows)
@@ -170,6 +229,7 @@ static unsigned int make_rows(const struct plan *p, const struct stats *s,
 	memset(rows, 0, (n + 1) * sizeof(*rows));
 	for (i = 0; i < n; i++) {
 		rows[i].unit = "";
+		rows[i].decimals = 2;
 		if (p->rows[i].sw >= 0) {
 			sw_row(&rows[i], &p->rows[i], s);
 			continue;
@@ -189,6 +249,7 @@ static unsigned int make_rows(const struct plan *p, const struct stats *s,
 			add_metric(&rows[i], rows, n);
 	rows[n].name = "tsc";
 	rows[n].unit = "";
+	rows[n].decimals = 2;
 	rows[n].missing = s->dropped ? "<not counted>" : NULL;
 	rows[n].value = s->tsc.mean;
 	rows[n].spread = acc_spread(&s->tsc);
@@ -197,7 +258,7 @@ static unsigned int make_rows(const struct plan *p, const struct stats *s,
 		rows[n].metric = ns / (s->elapsed.mean * 1e9);
 		rows[n].metric_unit = "CPUs utilized";
 	}
-	return n + 1;
+	return add_plan_metrics(p, s, rows, n + 1);
 }
 
 /* --- perf stat's table --- */
@@ -239,10 +300,12 @@ static void print_table_row(FILE *f, const struct row *r, unsigned int runs)
 		commas(value, sizeof(value), r->value, r->unit[0] ? 2 : 0);
 	if (r->metric_unit)
 		snprintf(metric, sizeof(metric),
-			 r->percent ? "  # %7.2f%% %s" : "  # %8.2f %s",
-			 r->metric, r->metric_unit);
+			 r->percent ? "  # %7.*f%% %s" : "  # %8.*f %s",
+			 r->decimals, r->metric, r->metric_unit);
 	/* Columns only where something follows: no trailing blanks. */
-	if (spread)
+	if (r->cont)
+		fprintf(f, "%18s %-4s %-25s%s\n", "", "", "", metric);
+	else if (spread)
 		fprintf(f, "%18s %-4s %-25s%-32s  ( +-%6.2f%% )\n", value,
 			r->unit, r->name, metric, r->spread);
 	else if (metric[0])
@@ -297,6 +360,13 @@ static void print_csv_row(FILE *f, const char *sep, const struct row *r,
 		fprintf(f, "%s%s", r->cpu, sep);
 	if (r->thread)
 		fprintf(f, "%s%s", r->thread, sep);
+	if (r->cont) {
+		/* A metric's own line: perf's, its event's fields empty. */
+		fprintf(f, "%s%s%s%s%s%s%.*f%s%s\n", sep, sep, sep,
+			runs > 1 ? sep : "", sep, sep, r->decimals, r->metric,
+			sep, r->metric_unit);
+		return;
+	}
 	if (r->missing)
 		fprintf(f, "%s", r->missing);
 	else
@@ -307,7 +377,8 @@ static void print_csv_row(FILE *f, const char *sep, const struct row *r,
 	fprintf(f, "%s%.0f%s%.2f%s", sep, r->runtime, sep,
 		r->missing ? 0.0 : 100.0, sep);
 	if (r->metric_unit)
-		fprintf(f, "%.2f%s%s", r->metric, sep, r->metric_unit);
+		fprintf(f, "%.*f%s%s", r->decimals, r->metric, sep,
+			r->metric_unit);
 	else
 		fprintf(f, "%s", sep);
 	fputc('\n', f);
@@ -348,6 +419,16 @@ static void print_json_row(FILE *f, const struct row *r, unsigned int runs)
 		json_string(f, r->thread);
 		fprintf(f, ", ");
 	}
+	if (r->cont) {
+		/* A metric's own line: perf's, the metric's members alone. */
+		snprintf(value, sizeof(value), "%f", r->metric);
+		fprintf(f, "\"metric-value\" : ");
+		json_string(f, value);
+		fprintf(f, ", \"metric-unit\" : ");
+		json_string(f, r->metric_unit);
+		fprintf(f, "}\n");
+		return;
+	}
 	fprintf(f, "\"counter-value\" : ");
 	json_string(f, value);
 	fprintf(f, ", \"unit\" : ");
@@ -383,7 +464,7 @@ static void print_row(FILE *f, const struct opts *o, const struct row *r,
 void print_stats(FILE *f, const struct opts *o, const struct plan *p,
 		 const struct stats *s)
 {
-	struct row rows[MAX_ROWS + 1];
+	struct row rows[ROWS_CAP];
 	unsigned int n = make_rows(p, s, rows), i;
 	int table = !o->sep && !o->json;
 
@@ -402,7 +483,7 @@ void print_stats(FILE *f, const struct opts *o, const struct plan *p,
  * not counted) is passed over. With @table, the head and the foot.
  */
 static void print_by_event(FILE *f, const struct opts *o,
-			   const struct plan *p, struct row (*rows)[MAX_ROWS + 1],
+			   const struct plan *p, struct row (*rows)[ROWS_CAP],
 			   unsigned int nunits, unsigned int n,
 			   const struct stats *total, int table)
 {
@@ -428,9 +509,9 @@ static void print_cpus(FILE *f, const struct opts *o, const struct plan *p,
 		       const struct stats *per, const unsigned char *cpus,
 		       const struct stats *total, const char *time)
 {
-	unsigned int n = 0, i, c, k = 0, ncpus = 0;
+	unsigned int n = 0, m, i, c, k = 0, ncpus = 0;
 	int table = !o->sep && !o->json && !time;
-	struct row (*rows)[MAX_ROWS + 1];
+	struct row (*rows)[ROWS_CAP];
 	char (*label)[16];
 
 	for (c = 0; c < MAX_CPUS; c++)
@@ -445,12 +526,13 @@ static void print_cpus(FILE *f, const struct opts *o, const struct plan *p,
 	for (c = 0; c < MAX_CPUS; c++) {
 		if (!cpus[c])
 			continue;
-		n = make_rows(p, &per[c], rows[k]);
+		m = make_rows(p, &per[c], rows[k]);
 		snprintf(label[k], sizeof(label[k]), "CPU%u", c);
-		for (i = 0; i < n; i++) {
+		for (i = 0; i < m; i++) {
 			rows[k][i].cpu = label[k];
 			rows[k][i].time = time;
 		}
+		n = m > n ? m : n;	/* -M's own lines may differ */
 		k++;
 	}
 	print_by_event(f, o, p, rows, ncpus, n, total, table);
@@ -494,10 +576,10 @@ static void thread_stats(const struct plan *p, const struct thread_row *r,
 void print_stats_threads(FILE *f, const struct opts *o, const struct plan *p,
 			 const struct thread_rows *t, const struct stats *total)
 {
-	struct row (*rows)[MAX_ROWS + 1] = calloc(t->n + 1, sizeof(*rows));
+	struct row (*rows)[ROWS_CAP] = calloc(t->n + 1, sizeof(*rows));
 	char (*label)[40] = calloc(t->n + 1, sizeof(*label));
 	int table = !o->sep && !o->json;
-	unsigned int n = 0, i, k;
+	unsigned int n = 0, m, i, k;
 	struct stats s;
 
 	if (!rows || !label) {
@@ -506,14 +588,14 @@ void print_stats_threads(FILE *f, const struct opts *o, const struct plan *p,
 	}
 	for (k = 0; k < t->n; k++) {
 		thread_stats(p, &t->v[k], total, &s);
-		n = make_rows(p, &s, rows[k]);
+		m = make_rows(p, &s, rows[k]);
 		/* perf's: in the table, the name right and the tid left. */
 		snprintf(label[k], sizeof(label[k]), table ? "%16s-%-8d" : "%s-%d",
 			 t->v[k].comm, (int)t->v[k].tid);
-	}
-	for (i = 0; i < n; i++)
-		for (k = 0; k < t->n; k++)
+		for (i = 0; i < m; i++)
 			rows[k][i].thread = label[k];
+		n = m > n ? m : n;	/* -M's own lines may differ */
+	}
 	print_by_event(f, o, p, rows, t->n, n, total, table);
 out:
 	free(rows);
@@ -592,7 +674,7 @@ void interval_delta(const struct plan *p, struct counts *prev,
  */
 void print_interval(struct ival *iv, const struct counts *now)
 {
-	struct row rows[MAX_ROWS + 1];
+	struct row rows[ROWS_CAP];
 	unsigned int n, i;
 	struct stats s;
 	char time[32];

@@ -141,11 +141,12 @@ static void default_plan(const struct perfctr_event_table *t,
  * The events of -e, which must all be known; 0 or perfex's exit code.
  * Software events are rows of perfex's own; the rest libperfctr's.
  */
-static int given_plan(const struct opts *o, struct plan *p)
+static int given_plan(const struct opts *o, const char *events,
+		      struct plan *p)
 {
 	const struct perfctr_event_table *t;
 	char pmu[sizeof(o->events)];
-	int err = sw_split(p, o->events, pmu, sizeof(pmu));
+	int err = sw_split(p, events, pmu, sizeof(pmu));
 
 	if (err || !pmu[0])
 		return err;
@@ -153,7 +154,10 @@ static int given_plan(const struct opts *o, struct plan *p)
 	if (!t)
 		return EX_FAIL;
 	if (perfctr_event_encode(t, pmu, default_modes(), &p->ctl, &p->set)) {
+		err = errno;
 		one_line(stderr, "perfex: ", p->set.error);
+		if (err == ENOSPC && p->nmetrics)
+			metrics_no_fit(o, p);
 		return EX_USAGE;
 	}
 	return 0;
@@ -173,6 +177,7 @@ static void set_rows(struct plan *p)
 int make_plan(const struct opts *o, struct plan *p)
 {
 	const struct perfctr_event_table *t;
+	char events[sizeof(o->events)];
 	unsigned int mult;
 	int err;
 
@@ -192,23 +197,31 @@ int make_plan(const struct opts *o, struct plan *p)
 	if (ibs_engines(&p->ibs))
 		p->ibs.ring_pages = IBS_RING_PAGES;
 	/* IBS alone counts the TSC only, and prints no counts. */
-	p->print_counts = o->events[0] || o->n26 || !ibs_engines(&p->ibs);
+	p->print_counts = o->events[0] || o->metrics[0] || o->n26 ||
+			  !ibs_engines(&p->ibs);
 	err = ibs_plan_check(&p->ibs, p->info.ibs_caps);
 	if (err)
 		return err;
+	/* -M: its events after -e's; they replace the defaults, as in perf. */
+	snprintf(events, sizeof(events), "%s", o->events);
+	if (o->metrics[0]) {
+		err = metrics_plan(o, p, events, sizeof(events));
+		if (err)
+			return err;
+	}
 	if (o->n26) {
 		err = p26_plan(o, &p->ctl, &p->set);
 		if (err)
 			return err;
 		p->raw26 = 1;
-	} else if (o->events[0]) {
-		err = given_plan(o, p);
+	} else if (events[0]) {
+		err = given_plan(o, events, p);
 		if (err)
 			return err;
 	} else if (p->print_counts) {
 		sw_default_rows(p, o->all_cpus || o->cpu_list);
 	}
-	if (!o->n26 && !o->events[0] && p->counted && p->print_counts) {
+	if (!o->n26 && !events[0] && p->counted && p->print_counts) {
 		t = perfctr_event_table(p->info.cpuid);
 		if (t)
 			default_plan(t, default_modes(), p);
@@ -217,7 +230,7 @@ int make_plan(const struct opts *o, struct plan *p)
 				"perfex: note: no event table for CPU id '%s': counting the TSC only\n",
 				p->info.cpuid);
 	}
-	if (o->n26 || !o->events[0])
+	if (o->n26 || !events[0])
 		set_rows(p);
 	if (!p->counted) {
 		if (p->print_counts)

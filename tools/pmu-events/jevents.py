@@ -141,6 +141,123 @@ HEX = re.compile(r"0[xX][0-9a-fA-F]+\Z")
 NAME = re.compile(r"[A-Za-z0-9_.\-]+\Z")
 DEC = re.compile(r"[0-9]+\Z")
 
+# A metric object's keys (perf's metric files); the rest of perf's
+# (MetricThreshold, MetricConstraint, ...) are dropped on import.
+METRIC_KEYS = {"MetricName", "MetricExpr", "MetricGroup",
+               "BriefDescription", "PublicDescription", "ScaleUnit"}
+# What an expression may name besides its table's events: perfex knows
+# these values (perfex.rst, "Metrics"); perf's other #literals and tool
+# events have no meaning for one thread's counters.
+METRIC_LITERALS = {"#smt_on", "#num_cpus", "#num_cpus_online"}
+METRIC_TOOLS = {"duration_time"}
+METRIC_FUNCS = {"min", "max", "d_ratio"}
+SCALE_UNIT = re.compile(r"[0-9]+(\.[0-9]+)?([eE][-+]?[0-9]+)?[^0-9]*\Z")
+# The evaluator's limit (tools/perfex/metric.c): deeper is refused.
+EXPR_DEPTH = 64
+EXPR_TOKEN = re.compile(r"\s*(?:(?P<num>(?:[0-9]+\.?[0-9]*|\.[0-9]+)"
+                        r"(?:[eE][-+]?[0-9]+)?)|"
+                        r"(?P<name>#?[A-Za-z_][A-Za-z0-9_.]*)|"
+                        r"(?P<op>[-+*/(),<>])|(?P<bad>\S))")
+
+
+class ExprError(Exception):
+    """A MetricExpr perfctr cannot take; unsupported: well-formed but
+    naming what perfex cannot count, rather than malformed."""
+
+    def __init__(self, msg, unsupported=False):
+        Exception.__init__(self, msg)
+        self.unsupported = unsupported
+
+
+class ExprParser:
+    """perf's MetricExpr subset, as tools/perfex/metric.c evaluates it:
+    numbers, names, + - * /, unary minus, parentheses, < >, min(), max(),
+    d_ratio() and A if COND else B. Collects the names used."""
+
+    def __init__(self, text):
+        self.toks, self.pos, self.names = [], 0, []
+        for m in EXPR_TOKEN.finditer(text):
+            if m.group("bad"):
+                c = m.group("bad")
+                if c in "@\\":
+                    raise ExprError("'%s' (a PMU-qualified or escaped "
+                                    "event): perfctr takes plain event "
+                                    "names" % c, True)
+                raise ExprError("unexpected character %r" % c)
+            kind = m.lastgroup
+            self.toks.append((kind, m.group(kind)))
+        self.toks.append(("end", ""))
+
+    def peek(self, value=None):
+        kind, v = self.toks[self.pos]
+        return v if value is None else (kind != "num" and v == value)
+
+    def take(self, value):
+        if not self.peek(value):
+            got = self.peek() or "the end"
+            raise ExprError("want '%s', found '%s'" % (value, got))
+        self.pos += 1
+
+    def parse(self):
+        self.expr(0)
+        if self.toks[self.pos][0] != "end":
+            raise ExprError("unexpected '%s'" % self.peek())
+        return self.names
+
+    def expr(self, depth):
+        if depth > EXPR_DEPTH:
+            raise ExprError("nested deeper than %d" % EXPR_DEPTH)
+        self.binary(0, depth)
+        if self.peek("if"):
+            self.pos += 1
+            self.binary(0, depth)
+            self.take("else")
+            self.expr(depth + 1)
+
+    LEVELS = (("<", ">"), ("+", "-"), ("*", "/"))
+
+    def binary(self, level, depth):
+        if level == len(self.LEVELS):
+            return self.unary(depth)
+        self.binary(level + 1, depth)
+        while self.toks[self.pos][0] == "op" and \
+                self.peek() in self.LEVELS[level]:
+            self.pos += 1
+            self.binary(level + 1, depth)
+
+    def unary(self, depth):
+        if depth > EXPR_DEPTH:
+            raise ExprError("nested deeper than %d" % EXPR_DEPTH)
+        kind, v = self.toks[self.pos]
+        self.pos += 1
+        if kind == "num":
+            return
+        if v == "-":
+            return self.unary(depth + 1)
+        if v == "(":
+            self.expr(depth + 1)
+            return self.take(")")
+        if kind != "name" or v in ("if", "else"):
+            raise ExprError("want a number, a name or '(', found '%s'"
+                            % (v or "the end"))
+        if self.peek("("):
+            if v.lower() not in METRIC_FUNCS:
+                raise ExprError("function %s(): perfctr has min, max and "
+                                "d_ratio" % v, True)
+            self.pos += 1
+            self.expr(depth + 1)
+            self.take(",")
+            self.expr(depth + 1)
+            return self.take(")")
+        self.names.append(v)
+
+
+def expr_names(text):
+    """The names a MetricExpr uses, in order; ExprError if malformed."""
+    if not isinstance(text, str) or not text.strip():
+        raise ExprError("empty")
+    return ExprParser(text).parse()
+
 
 class Errors:
     """Collects errors; each names the file and, where there is one,
@@ -266,6 +383,90 @@ def parse_counters(where, text, layout, err):
 class Event:
     __slots__ = ("name", "desc", "code", "umask", "gp", "fixed", "cmask",
                  "flags", "generic", "escrs", "pebs", "why")
+
+
+class Metric:
+    __slots__ = ("name", "group", "desc", "expr", "unit", "why")
+
+
+class EventList(list):
+    """A table's events; .metrics: its metrics, [Metric]."""
+
+    def __init__(self):
+        list.__init__(self)
+        self.metrics = []
+
+
+def metric_fields(where, m, imported, err):
+    """A Metric from one object, its names not yet checked; or None
+    after reporting why not."""
+    name = m.get("MetricName")
+    if not isinstance(name, str) or not NAME.match(name):
+        err(where, "MetricName %r: want letters, digits, '_', '.', '-'"
+            % (name,))
+        return None
+    where = "%s: %s" % (where, name)
+    bad = sorted(k for k in m if k not in METRIC_KEYS)
+    if bad and not imported:
+        err(where, "unknown key%s %s" % ("s" if len(bad) > 1 else "",
+                                         ", ".join(bad)))
+        return None
+    for k in METRIC_KEYS:
+        if k in m and not isinstance(m[k], str):
+            err(where, "%s must be a string" % k)
+            return None
+    met = Metric()
+    met.name, met.expr = name, m.get("MetricExpr", "")
+    met.group = m.get("MetricGroup", "")
+    met.desc = m.get("BriefDescription", "")
+    met.unit = m.get("ScaleUnit", "")
+    met.why = ""
+    if not met.desc and not imported:
+        err(where, "no BriefDescription")
+        return None
+    if met.unit and not SCALE_UNIT.match(met.unit):
+        err(where, "ScaleUnit %r: want a number and a unit, e.g. 100%%"
+            % met.unit)
+        return None
+    return met
+
+
+def name_problem(n, events, metrics):
+    """Why an expression may not use the name @n, or ''."""
+    low = n.lower()
+    if low in METRIC_LITERALS or low in METRIC_TOOLS:
+        return ""
+    if n.startswith("#"):
+        return "%s: perfex knows %s" % (n, ", ".join(sorted(
+            METRIC_LITERALS)))
+    ev = events.get(low)
+    if ev is not None:
+        return ("%s cannot be counted: %s" % (n, ev.why)) if ev.why else ""
+    if low in metrics:
+        return "uses metric %s: perfctr evaluates events only" % n
+    return "%s is not an event of this table" % n
+
+
+def check_metric(where, m, events, metrics, imported, err):
+    """A Metric whose expression is checked against the table's @events
+    ({lower name: Event}) and @metrics (lower names); ours refused on a
+    problem, perf's kept unsupported with it. None after reporting."""
+    met = metric_fields(where, m, imported, err)
+    if met is None:
+        return None
+    where = "%s: %s" % (where, met.name)
+    try:
+        names = expr_names(met.expr)
+        problems = [p for p in (name_problem(n, events, metrics)
+                                for n in names) if p]
+        if problems:
+            raise ExprError(problems[0], True)
+    except ExprError as e:
+        if not imported:
+            err(where, "MetricExpr %r: %s" % (met.expr, e))
+            return None
+        met.why = "MetricExpr: %s" % e
+    return met
 
 
 def check_event(where, e, layout, escrs, imported, err):
@@ -504,17 +705,21 @@ def import_event(e, std):
 
 
 def read_table(path, layout, escrs, imported, vendor, std, err):
-    """The events of one directory: [Event]. std: the arch's standard
-    events (read_std)."""
-    events, seen = [], {}
+    """The events of one directory: an EventList, its metrics too.
+    std: the arch's standard events (read_std)."""
+    events, seen, metric_objs = EventList(), {}, []
     for fpath in json_files(path):
-        if imported and ("metric" in os.path.basename(fpath)):
+        # perf's group descriptions: an object, not a table.
+        if imported and os.path.basename(fpath) == "metricgroups.json":
             continue
         data = read_json(fpath, err)
         if data is None:
             continue
         for i, e in enumerate(data):
             where = "%s[%d]" % (fpath, i)
+            if isinstance(e, dict) and "MetricName" in e:
+                metric_objs.append((where, e))
+                continue
             if imported and isinstance(e, dict):
                 e = import_event(e, std)
                 if e is None:
@@ -555,7 +760,42 @@ def read_table(path, layout, escrs, imported, vendor, std, err):
         if len(owners) > 1:
             err(path, "Generic %s on %s: one event per name"
                 % (GENERIC[g], ", ".join(owners)))
+    events.metrics = read_metrics(metric_objs, events, imported, err)
     return events
+
+
+def read_metrics(objs, events, imported, err):
+    """A table's metrics from their (where, object): [Metric]. Names in
+    expressions are its events' and perf's generic names it has (the
+    generic names of an imported table are final only after
+    fill_generic, which adds the rest from the catch-all table)."""
+    by_name = {}
+    for ev in events:
+        by_name.setdefault(ev.name.lower(), ev)
+        for g in range(len(GENERIC)):
+            if ev.generic & (1 << g):
+                by_name.setdefault(GENERIC[g], ev)
+    if imported:
+        # fill_generic gives each generic name an event later.
+        filled = Event()
+        filled.why = ""
+        for g in GENERIC:
+            by_name.setdefault(g, filled)
+    names = {o.get("MetricName", "").lower() for _, o in objs
+             if isinstance(o.get("MetricName"), str)}
+    metrics, seen = [], set()
+    for where, o in objs:
+        met = check_metric(where, o, by_name, names, imported,
+                           Errors() if imported else err)
+        if met is None:
+            continue
+        if met.name.lower() in seen:
+            if not imported:
+                err("%s: %s" % (where, met.name), "duplicate metric name")
+            continue
+        seen.add(met.name.lower())
+        metrics.append(met)
+    return metrics
 
 
 def plain(ev):
@@ -705,8 +945,10 @@ def load_arch(root, arch, import_dir, err, notes):
     if import_dir:
         fill_generic(tables, vendors, notes)
         n = sum(len(t[3]) for t in tables if t[2])
-        notes.append("%s: imported %d events of %d tables from %s"
-                     % (arch, n, sum(1 for t in tables if t[2]), import_dir))
+        nm = sum(len(t[3].metrics) for t in tables if t[2])
+        notes.append("%s: imported %d events and %d metrics of %d tables "
+                     "from %s" % (arch, n, nm, sum(1 for t in tables if t[2]),
+                                  import_dir))
     return mapping, tables, escrs
 
 
@@ -748,7 +990,7 @@ class Strings:
 def emit(out, arch, mapping, tables, escrs, notes):
     s = Strings()
     s.add("")
-    ev_rows, aux_rows, tab_rows = [], [(0, 0, 0, 0)], []
+    ev_rows, aux_rows, tab_rows, met_rows = [], [(0, 0, 0, 0)], [], []
     for d, layout, imported, events in tables:
         first = len(ev_rows)
         for ev in events:
@@ -762,9 +1004,15 @@ def emit(out, arch, mapping, tables, escrs, notes):
                            % (s.add(ev.name), s.add(ev.desc), ev.code,
                               ev.umask, ev.gp, ev.fixed, ev.cmask, ev.flags,
                               ev.generic, aux))
-        tab_rows.append("\t{ %d, %d, %d, PE_LAYOUT_%s, %d },"
+        mfirst = len(met_rows)
+        for m in getattr(events, "metrics", []):
+            met_rows.append("\t{ %d, %d, %d, %d, %d, %d },"
+                            % (s.add(m.name), s.add(m.group), s.add(m.desc),
+                               s.add(m.expr), s.add(m.unit), s.add(m.why)))
+        tab_rows.append("\t{ %d, %d, %d, PE_LAYOUT_%s, %d, %d, %d },"
                         % (s.add(d), first, len(ev_rows) - first,
-                           layout.upper(), int(imported)))
+                           layout.upper(), int(imported), mfirst,
+                           len(met_rows) - mfirst))
     map_rows = ["\t{ %d, %d, %d, %d }," % (s.add(r), t, s.add(v), s.add(k))
                 for r, v, k, t in mapping]
     escr_rows = ["\t{ %d, %d, 0x%x }," % (s.add(n), sel,
@@ -799,6 +1047,8 @@ def emit(out, arch, mapping, tables, escrs, notes):
                 % "\n".join(ev_rows or ["\t{ 0 },"]))
         f.write("const struct pe_aux pe_aux[] = {\n%s\n};\n\n"
                 % "\n".join(aux_c))
+        f.write("const struct pe_metric pe_metrics[] = {\n%s\n};\n\n"
+                % "\n".join(met_rows or ["\t{ 0 },"]))
         f.write("%s\n_Static_assert(PE_NR_LAYOUTS == %d, \"enum pe_layout "
                 "has jevents.py's LAYOUTS\");\n"
                 "const struct pe_layout_info pe_layouts[PE_NR_LAYOUTS] = {\n%s\n"
@@ -840,9 +1090,10 @@ def main():
         return 1
     if args.check:
         for arch, (mapping, tables, _) in loaded.items():
-            print("jevents: %s: %d tables, %d events, %d mapfile rows"
+            print("jevents: %s: %d tables, %d events, %d metrics, %d "
+                  "mapfile rows"
                   % (arch, len(tables), sum(len(t[3]) for t in tables),
-                     len(mapping)))
+                     sum(len(t[3].metrics) for t in tables), len(mapping)))
         return 0
     mapping, tables, escrs = loaded[args.arch]
     emit(args.out, args.arch, mapping, tables, escrs, notes)

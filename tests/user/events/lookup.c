@@ -169,6 +169,15 @@ static int stop_at_second(const struct perfctr_event_info *ev, void *arg)
 	return ++*n == 2 ? 42 : 0;
 }
 
+static int stop_at_second_metric(const struct perfctr_metric_info *m,
+				 void *arg)
+{
+	unsigned int *n = arg;
+
+	(void)m;
+	return ++*n == 2 ? 42 : 0;
+}
+
 START_TEST(lookup_lists_by_glob)
 {
 #ifndef __powerpc__
@@ -194,6 +203,79 @@ START_TEST(lookup_lists_by_glob)
 	ck_assert_int_eq(perfctr_event_list(t, NULL, stop_at_second, &n), 42);
 }
 
+/* What perfctr_metric_list() gave: how many, and IPC's and the rates'. */
+struct metrics_seen {
+	unsigned int n, rates, unsupported;
+	struct perfctr_metric_info ipc;
+};
+
+static int see_metric(const struct perfctr_metric_info *m, void *arg)
+{
+	struct metrics_seen *seen = arg;
+
+	ck_assert_ptr_nonnull(m->name);
+	ck_assert_ptr_nonnull(m->group);
+	ck_assert_ptr_nonnull(m->desc);
+	ck_assert_ptr_nonnull(m->expr);
+	ck_assert_ptr_nonnull(m->scale_unit);
+	seen->n++;
+	if (!strcmp(m->name, "IPC"))
+		seen->ipc = *m;
+	if (strstr(m->name, "_rate")) {
+		seen->rates++;
+		ck_assert_str_eq(m->scale_unit, "100%");
+	}
+	if (m->unsupported && strstr(m->unsupported, "uses metric"))
+		seen->unsupported++;
+	return 0;
+}
+
+/* Our metrics.json's, as the table has them; a glob picks by name. */
+START_TEST(lookup_lists_metrics)
+{
+#ifndef __powerpc__
+	const struct perfctr_event_table *t = perfctr_event_table("GenuineIntel-6-7-3");
+	const char *expr = "INST_RETIRED / CPU_CLK_UNHALTED";
+	unsigned int all = 5, rates = 2;	/* branch_, cache_miss_rate */
+#else
+	const struct perfctr_event_table *t = perfctr_event_table("0x80000201");
+	const char *expr = "INSTR_COMPLETED / PROCESSOR_CYCLES";
+	unsigned int all = 4, rates = 1;	/* branch_miss_rate */
+#endif
+	struct metrics_seen seen = { 0 };
+
+	ck_assert_ptr_nonnull(t);
+	ck_assert_int_eq(perfctr_metric_list(t, NULL, see_metric, &seen), 0);
+	ck_assert_uint_eq(seen.n, all);
+	ck_assert_str_eq(seen.ipc.group, "Summary");
+	ck_assert_str_eq(seen.ipc.expr, expr);
+	ck_assert_str_eq(seen.ipc.scale_unit, "");
+	ck_assert_ptr_null(seen.ipc.unsupported);
+	memset(&seen, 0, sizeof(seen));
+	ck_assert_int_eq(perfctr_metric_list(t, "*_RATE", see_metric, &seen),
+			 0);
+	ck_assert_uint_eq(seen.n, rates);
+	ck_assert_uint_eq(seen.rates, rates);
+	seen.n = 0;
+	ck_assert_int_eq(perfctr_metric_list(t, NULL, stop_at_second_metric,
+					     &seen.n), 42);
+	ck_assert_uint_eq(seen.n, 2);
+}
+
+/* perf's: kept, those over other metrics unsupported, saying so. */
+START_TEST(lookup_lists_perf_metrics)
+{
+	struct metrics_seen seen = { 0 };
+	const struct perfctr_event_table *t;
+
+	if (!ev_have_perf_tables())
+		return;
+	t = perfctr_event_table("GenuineIntel-6-3A-9");
+	ck_assert_int_eq(perfctr_metric_list(t, NULL, see_metric, &seen), 0);
+	ck_assert_uint_gt(seen.n, seen.unsupported);
+	ck_assert_uint_gt(seen.unsupported, 0);
+}
+
 void ev_lookup_tcase(struct Suite *s)
 {
 	struct TCase *tc = add_tcase(s, "lookup", NULL, NULL);
@@ -202,4 +284,6 @@ void ev_lookup_tcase(struct Suite *s)
 	tcase_add_test(tc, lookup_cpuid_override);
 	tcase_add_test(tc, lookup_this_cpu);
 	tcase_add_test(tc, lookup_lists_by_glob);
+	tcase_add_test(tc, lookup_lists_metrics);
+	tcase_add_test(tc, lookup_lists_perf_metrics);
 }

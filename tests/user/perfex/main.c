@@ -25,6 +25,7 @@ static const check_area_fn areas[] = {
 	px_system_tcase,
 	px_interval_tcase,
 	px_per_thread_tcase,
+	px_metrics_tcase,
 };
 
 int main(int argc, char **argv)

@@ -22,6 +22,7 @@ void px_ibs_tcase(struct Suite *s);
 void px_compat26_tcase(struct Suite *s);
 void px_software_tcase(struct Suite *s);
 void px_system_tcase(struct Suite *s);
+void px_metrics_tcase(struct Suite *s);
 void px_interval_tcase(struct Suite *s);
 void px_per_thread_tcase(struct Suite *s);
 

@@ -221,6 +221,35 @@ int perfctr_event_list(const struct perfctr_event_table *tab, const char *glob,
 	return 0;
 }
 
+int perfctr_metric_list(const struct perfctr_event_table *tab,
+			const char *glob,
+			int (*fn)(const struct perfctr_metric_info *, void *),
+			void *arg)
+{
+	const struct pe_table *t = &tab->t;
+	struct perfctr_metric_info info;
+	unsigned int i;
+	int ret;
+
+	for (i = t->metric_first; i < t->metric_first + t->metric_count; i++) {
+		const struct pe_metric *m = &pe_metrics[i];
+
+		if (glob && fnmatch(glob, STR(m->name), FNM_CASEFOLD))
+			continue;
+		info.name = STR(m->name);
+		info.group = STR(m->group);
+		info.desc = STR(m->desc);
+		info.expr = STR(m->expr);
+		info.scale_unit = STR(m->unit);
+		info.unsupported = *STR(m->unsupported) ?
+				   STR(m->unsupported) : NULL;
+		ret = fn(&info, arg);
+		if (ret)
+			return ret;
+	}
+	return 0;
+}
+
 /* One event of a list, as parsed (struct pe_req, events.h) */
 
 struct ctx {

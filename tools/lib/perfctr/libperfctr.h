@@ -236,6 +236,21 @@ int perfctr_event_list(const struct perfctr_event_table *t, const char *glob,
 		       int (*fn)(const struct perfctr_event_info *, void *),
 		       void *arg);
 
+/* A metric of the table: perf's metric object (events.rst, "Metrics"). */
+struct perfctr_metric_info {
+	const char *name;
+	const char *group;		/* MetricGroup: "A;B", or "" */
+	const char *desc;
+	const char *expr;		/* MetricExpr, in perf's syntax */
+	const char *scale_unit;		/* ScaleUnit: "100%", or "" */
+	const char *unsupported;	/* why it cannot be used, or NULL */
+};
+
+/* As perfctr_event_list, for @t's metrics, @glob matching their names. */
+int perfctr_metric_list(const struct perfctr_event_table *t, const char *glob,
+			int (*fn)(const struct perfctr_metric_info *, void *),
+			void *arg);
+
 /* What an event counts when it has no :u or :k. */
 #define PERFCTR_EVENT_USER	0x1
 #define PERFCTR_EVENT_KERNEL	0x2

@@ -52,11 +52,20 @@ struct pe_aux {
 	uint32_t unsupported;	/* why, or "" */
 };
 
+/* A metric object: perf's MetricName, MetricExpr, ... (events.rst). */
+struct pe_metric {
+	uint32_t name, group, desc;
+	uint32_t expr;		/* MetricExpr, as the table has it */
+	uint32_t unit;		/* ScaleUnit, e.g. "100%", or "" */
+	uint32_t unsupported;	/* why perfex cannot evaluate it, or "" */
+};
+
 struct pe_table {
 	uint32_t name;		/* its directory */
 	uint32_t first, count;	/* in pe_events */
 	uint8_t layout;		/* enum pe_layout */
 	uint8_t imported;	/* from perf's tables */
+	uint32_t metric_first, metric_count;	/* in pe_metrics */
 };
 
 /* A mapfile.csv row. */
@@ -77,6 +86,7 @@ extern const char pe_strings[];
 extern const struct pe_layout_info pe_layouts[PE_NR_LAYOUTS];
 extern const struct pe_event pe_events[];
 extern const struct pe_aux pe_aux[];
+extern const struct pe_metric pe_metrics[];
 extern const struct pe_table pe_tables[];
 extern const unsigned int pe_nr_tables;
 extern const struct pe_map pe_map[];
