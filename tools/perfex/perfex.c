@@ -39,6 +39,8 @@ static void print_usage(FILE *f)
 		"              [--] COMMAND [ARG...]\n"
 		"       perfex -a | -C LIST [-A] [-e EVENT...] [-x SEP | -j] [-o FILE]\n"
 		"              [-r N] [[--] COMMAND [ARG...]]\n"
+		"       perfex -p PID[,PID...] | -t TID[,TID...] [-e EVENT...] [-x SEP | -j]\n"
+		"              [-o FILE] [[--] COMMAND [ARG...]]\n"
 		"       perfex --ibs-op=MAXCNT | --ibs-fetch=MAXCNT [--ibs-ops] [--ibs-rand]\n"
 		"              [--ibs-kernel] [-e EVENT...] [-x SEP | -j] [-o FILE]\n"
 		"              [--] COMMAND [ARG...]\n"
@@ -66,6 +68,9 @@ static void print_help(FILE *f)
 		"             until ^C (global mode: needs CAP_PERFMON)\n"
 		"  -C LIST    the CPUs of LIST (0,2-3) only, as -a\n"
 		"  -A         with -a or -C: a row per CPU\n"
+		"  -p PID[,PID...], -t TID[,TID...]\n"
+		"             the running processes (all their threads) or threads,\n"
+		"             while COMMAND runs or until ^C; ptrace's permission\n"
 		"  --ibs-op=MAXCNT, --ibs-fetch=MAXCNT\n"
 		"             AMD IBS: sample one op (fetch) of COMMAND's first thread\n"
 		"             in MAXCNT cycles (fetches), a multiple of 16, decimal or\n"
@@ -345,6 +350,12 @@ static int parse_option(struct opts *o, int c)
 	case 'A':
 		o->per_cpu = 1;
 		break;
+	case 'p':
+		o->pid_list = optarg;
+		break;
+	case 't':
+		o->thread_list = optarg;
+		break;
 	case 'h':
 		print_help(stdout);
 		exit(0);
@@ -371,6 +382,8 @@ static int parse_args(struct opts *o, int argc, char **argv)
 		{ "all-cpus", no_argument, NULL, 'a' },
 		{ "cpu", required_argument, NULL, 'C' },
 		{ "no-aggr", no_argument, NULL, 'A' },
+		{ "pid", required_argument, NULL, 'p' },
+		{ "tid", required_argument, NULL, 't' },
 		{ "cpuid", required_argument, NULL, OPT_CPUID },
 		{ "print-control", no_argument, NULL, OPT_PRINT_CONTROL },
 		{ "table", no_argument, NULL, OPT_TABLE },
@@ -391,7 +404,7 @@ static int parse_args(struct opts *o, int argc, char **argv)
 	int c;
 
 	o->repeat = 1;
-	while ((c = getopt_long(argc, argv, "+live:x:jo:r:haC:A", longopts,
+	while ((c = getopt_long(argc, argv, "+live:x:jo:r:haC:Ap:t:", longopts,
 				NULL)) != -1)
 		if (parse_option(o, c))
 			return -1;
@@ -406,9 +419,20 @@ static int parse_args(struct opts *o, int argc, char **argv)
 			"perfex: -A prints a row per CPU of -a or -C: give one of them\n");
 		return -1;
 	}
-	if ((o->all_cpus || o->cpu_list) && (o->ibs.flags || o->n26)) {
+	if ((o->all_cpus || o->cpu_list || o->pid_list || o->thread_list) &&
+	    (o->ibs.flags || o->n26)) {
 		fprintf(stderr,
-			"perfex: -a and -C count with named events; IBS and perfctr 2.6's events are for a command's own threads\n");
+			"perfex: -a, -C, -p and -t count with named events; IBS and perfctr 2.6's events are for a command's own threads\n");
+		return -1;
+	}
+	if (!!(o->all_cpus || o->cpu_list) + !!o->pid_list + !!o->thread_list > 1) {
+		fprintf(stderr,
+			"perfex: give one of -a (or -C), -p and -t: they count different things\n");
+		return -1;
+	}
+	if (o->repeat > 1 && (o->pid_list || o->thread_list)) {
+		fprintf(stderr,
+			"perfex: -r repeats a command; with -p or -t count once\n");
 		return -1;
 	}
 	return check_ibs_opts(o);
@@ -473,6 +497,10 @@ static int count(const struct opts *o)
 		ret = sys_count(o, &p, out);
 		return close_output(o, out, ret);
 	}
+	if (!ret && (o->pid_list || o->thread_list)) {
+		ret = attach_count(o, &p, out);
+		return close_output(o, out, ret);
+	}
 	for (i = 0; !ret && i < o->repeat; i++) {
 		ret = run_command(&p, o->cmd, &c, &status, &sink);
 		if (ret)
@@ -532,8 +560,8 @@ int main(int argc, char **argv)
 		o.cmd = argv + optind;
 		return count(&o);
 	}
-	/* System-wide without a command: until ^C, as perf stat -a. */
-	if (!other && (o.all_cpus || o.cpu_list))
+	/* System-wide or attached without a command: until ^C, as perf. */
+	if (!other && (o.all_cpus || o.cpu_list || o.pid_list || o.thread_list))
 		return count(&o);
 	if (!other)
 		fprintf(stderr, "perfex: no command to count\n");

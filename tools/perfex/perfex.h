@@ -43,6 +43,8 @@ struct opts {
 	int all_cpus;		/* -a */
 	const char *cpu_list;	/* -C */
 	int per_cpu;		/* -A */
+	const char *pid_list;	/* -p */
+	const char *thread_list;	/* -t */
 };
 
 /* The CPUs -a and -C may count (global mode's read gives as many). */
@@ -118,8 +120,21 @@ int run_command(const struct plan *p, char **cmd, struct counts *c,
 		int *status, struct ibs_sink *sink);
 int exec_failed(const char *cmd, int err);
 
+/* window.c: -a, -C, -p, -t count while a command runs, or until ^C. */
+struct window_ops {
+	int (*begin)(void *arg);	/* 0, or perfex's exit status */
+	int (*tick)(void *arg);		/* every 50 ms; 1: nothing is left */
+	int (*end)(void *arg);		/* 0, or perfex's exit status */
+};
+
+int count_window(char **cmd, int *status, double *elapsed,
+		 const struct window_ops *ops, void *arg);
+
 /* system.c */
 int sys_count(const struct opts *o, struct plan *p, FILE *out);
+
+/* attach.c */
+int attach_count(const struct opts *o, struct plan *p, FILE *out);
 void one_line(FILE *f, const char *prefix, const char *text);
 
 /* ibs.c */
@@ -147,6 +162,7 @@ int p26_plan(const struct opts *o, struct vperfctr_control *ctl,
 const char *sw_name(int kind);
 int sw_split(struct plan *p, const char *events, char *pmu, size_t size);
 void sw_default_rows(struct plan *p, int cpus);
+int sw_none(const struct plan *p);
 void sw_from_rusage(const struct rusage *ru, double *sw);
 
 /* print.c */

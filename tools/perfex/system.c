@@ -10,12 +10,10 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <math.h>
-#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/wait.h>
-#include <time.h>
 #include <unistd.h>
 
 #include "perfex.h"
@@ -23,7 +21,6 @@
 #define GLOBAL_PATH	"/proc/perfctr/global"
 #define ONLINE_PATH	"/sys/devices/system/cpu/online"
 #define POSSIBLE_PATH	"/sys/devices/system/cpu/possible"
-#define POLL_NS		(50 * 1000 * 1000)	/* hotplug is looked for */
 
 /* --- CPU lists --- */
 
@@ -219,145 +216,72 @@ static int global_stop(int fd)
 /* --- one run --- */
 
 struct sys_run {
+	const struct plan *p;
+	int fd;
 	unsigned char online0[MAX_CPUS];	/* at the start */
-	unsigned char gone[MAX_CPUS];		/* offline at some poll */
+	unsigned char gone[MAX_CPUS];		/* offline at some tick */
 	struct perfctr_sum_ctrs sums[MAX_CPUS];
 	unsigned int nsums;
 	double elapsed;
 	struct sys_snap a, b;
 };
 
-static void poll_online(struct sys_run *r)
+static int sys_begin(void *arg)
 {
+	struct sys_run *r = arg;
+
+	if (online_cpus(r->online0))
+		memset(r->online0, 1, MAX_CPUS);
+	r->fd = global_open(r->p);
+	if (r->fd < 0)
+		return EX_FAIL;
+	snap(&r->a);
+	return 0;
+}
+
+/* The CPUs that went offline: counted no more, named after. */
+static int sys_tick(void *arg)
+{
+	struct sys_run *r = arg;
 	unsigned char now[MAX_CPUS];
 	unsigned int c;
 
 	if (online_cpus(now))
-		return;
+		return 0;
 	for (c = 0; c < MAX_CPUS; c++)
 		if (r->online0[c] && !now[c])
 			r->gone[c] = 1;
+	return 0;
 }
 
-/*
- * Waits for @pid (or, without one, for ^C, SIGTERM or SIGHUP), looking
- * at the online CPUs every 50 ms. @set holds SIGCHLD and the stop
- * signals, all blocked: their arrival ends the wait at once. With a
- * command, SIGTERM and SIGHUP go on to it and perfex waits for its end:
- * global mode is always stopped before perfex leaves.
- */
-static int sys_wait(struct sys_run *r, pid_t pid, int *status,
-		    const sigset_t *set)
+static int sys_end(void *arg)
 {
-	struct timespec tick = { 0, POLL_NS };
-	int sig;
-	pid_t w;
+	struct sys_run *r = arg;
+	ssize_t n;
 
-	for (;;) {
-		if (pid > 0) {
-			w = waitpid(pid, status, WNOHANG);
-			if (w == pid)
-				return 0;
-			if (w < 0 && errno != EINTR)
-				return -1;
-		}
-		sig = sigtimedwait(set, NULL, &tick);
-		if (sig > 0 && sig != SIGCHLD) {
-			if (pid < 0)
-				return 0;
-			kill(pid, sig);
-		}
-		poll_online(r);
+	n = global_stop(r->fd) ? -1 : pread(r->fd, r->sums, sizeof(r->sums), 0);
+	snap(&r->b);
+	close(r->fd);
+	if (n < 0) {
+		fprintf(stderr, "perfex: cannot read %s: %s\n", GLOBAL_PATH,
+			strerror(errno));
+		return EX_FAIL;
 	}
+	r->nsums = n / sizeof(r->sums[0]);
+	return 0;
 }
 
-static double now_s(void)
-{
-	struct timespec t;
-
-	clock_gettime(CLOCK_MONOTONIC, &t);
-	return t.tv_sec + t.tv_nsec / 1e9;
-}
-
-/* The command, with the dispositions perfex found; never returns. */
-static void sys_child(char **cmd, const sigset_t *old,
-		      const struct sigaction *intr,
-		      const struct sigaction *quit)
-{
-	sigaction(SIGINT, intr, NULL);
-	sigaction(SIGQUIT, quit, NULL);
-	sigprocmask(SIG_SETMASK, old, NULL);
-	execvp(cmd[0], cmd);
-	_exit(exec_failed(cmd[0], errno));
-}
+static const struct window_ops sys_ops = {
+	.begin = sys_begin, .tick = sys_tick, .end = sys_end,
+};
 
 /* One count: 0 with @r filled, or perfex's exit status. */
 static int sys_run_once(const struct plan *p, char **cmd, struct sys_run *r,
 			int *status)
 {
-	struct sigaction ign = { .sa_handler = SIG_IGN }, oint, oquit;
-	sigset_t block, old;
-	pid_t pid = -1;
-	ssize_t n;
-	int fd, ret = 0;
-	double t0;
-
 	memset(r, 0, sizeof(*r));
-	if (online_cpus(r->online0))
-		memset(r->online0, 1, MAX_CPUS);
-	/*
-	 * As a shell does, ^C is the command's; without one, ^C ends the
-	 * count. SIGTERM and SIGHUP end it too, or go on to the command:
-	 * sys_wait() takes them from the blocked set, so that perfex never
-	 * dies with global mode left counting.
-	 */
-	sigemptyset(&block);
-	sigaddset(&block, SIGCHLD);
-	sigaddset(&block, SIGTERM);
-	sigaddset(&block, SIGHUP);
-	if (!cmd)
-		sigaddset(&block, SIGINT);
-	sigprocmask(SIG_BLOCK, &block, &old);
-	sigaction(SIGINT, cmd ? &ign : NULL, &oint);
-	sigaction(SIGQUIT, &ign, &oquit);
-	fd = global_open(p);
-	if (fd < 0) {
-		ret = EX_FAIL;
-		goto out;
-	}
-	snap(&r->a);
-	t0 = now_s();
-	if (cmd) {
-		fflush(NULL);
-		pid = fork();
-		if (!pid)
-			sys_child(cmd, &old, &oint, &oquit);
-	}
-	if ((cmd && pid < 0) || sys_wait(r, cmd ? pid : -1, status, &block)) {
-		fprintf(stderr, "perfex: cannot run the command: %s\n",
-			strerror(errno));
-		ret = EX_FAIL;
-	}
-	n = global_stop(fd) ? -1 : pread(fd, r->sums, sizeof(r->sums), 0);
-	r->elapsed = now_s() - t0;
-	snap(&r->b);
-	close(fd);
-	if (n < 0 && !ret) {
-		fprintf(stderr, "perfex: cannot read %s: %s\n", GLOBAL_PATH,
-			strerror(errno));
-		ret = EX_FAIL;
-	}
-	r->nsums = n > 0 ? n / sizeof(r->sums[0]) : 0;
-	if (!cmd && !ret)	/* ended by ^C: as perf stat, no error */
-		*status = 0;
-	/* A stop signal still pending must not kill perfex before it prints. */
-	while (sigtimedwait(&block, NULL, &(struct timespec){ 0 }) > 0)
-		;
-out:
-	sigaction(SIGINT, &oint, NULL);
-	sigaction(SIGQUIT, &oquit, NULL);
-	sigprocmask(SIG_SETMASK, &old, NULL);
-	return ret;
+	r->p = p;
+	return count_window(cmd, status, &r->elapsed, &sys_ops, r);
 }
 
 /* --- the counts --- */

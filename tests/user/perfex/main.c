@@ -23,6 +23,7 @@ static const check_area_fn areas[] = {
 	px_compat26_tcase,
 	px_software_tcase,
 	px_system_tcase,
+	px_attach_tcase,
 };
 
 int main(int argc, char **argv)
@@ -33,6 +34,10 @@ int main(int argc, char **argv)
 		raise(atoi(argv[2]));
 		return 1;
 	}
+	if (argc == 2 && !strcmp(argv[1], TARGET_ARG))
+		return px_target_main();
+	if (argc == 3 && !strcmp(argv[1], KICK_ARG))
+		return px_kick_main(argv[2]);
 	if (check_init())
 		return EXIT_FAILURE;
 	return check_run_areas("perfex", areas, ARRAY_SIZE(areas));

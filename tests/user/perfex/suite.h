@@ -22,6 +22,7 @@ void px_ibs_tcase(struct Suite *s);
 void px_compat26_tcase(struct Suite *s);
 void px_software_tcase(struct Suite *s);
 void px_system_tcase(struct Suite *s);
+void px_attach_tcase(struct Suite *s);
 
 #define OUT_MAX		16384
 
@@ -72,6 +73,11 @@ void px_plain_cpuid(void);
 
 /* check_perfex itself, which kills itself with signal N: RAISE_ARG N. */
 #define RAISE_ARG	"--raise"
+/* check_perfex as the attach case's target, and as perfex's command. */
+#define TARGET_ARG	"--target"
+#define KICK_ARG	"--kick"
+int px_target_main(void);
+int px_kick_main(const char *order);
 const char *px_self(void);
 
 /* Events every simulated model's table names, and the K7 table does. */
