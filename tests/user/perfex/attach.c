@@ -7,18 +7,23 @@
  * perfex's command is check_perfex as KICK_ARG, which gives one order
  * and waits for the answer: so the window holds exactly that work. The
  * target must be counted for it, be left running and without a set, and
- * a thread's own set must be left alone.
+ * a thread's own set must be left alone. Orders that make threads or a
+ * child write their ids to AUX, one a line.
  */
 #define _GNU_SOURCE
 #include <check.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <pthread.h>
+#include <semaphore.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/ptrace.h>
+#include <sys/resource.h>
 #include <sys/stat.h>
+#include <sys/syscall.h>
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
@@ -28,7 +33,16 @@
 
 #define GO	"/tmp/px-go"
 #define DONE	"/tmp/px-done"
+#define AUX	"/tmp/px-aux"
 #define WORK_MS	150
+#define MANY	300	/* threads: 5 files each would pass 1024 */
+
+/* ABI 1.2's label, until the header has it (perfex's attach.c too). */
+#ifdef VPERFCTR_CONTROL_THREADS
+#define CTL_LABEL(c)	((c)->label)
+#else
+#define CTL_LABEL(c)	((c)->_reserved[0])
+#endif
 
 /* --- the target, and perfex's command --- */
 
@@ -65,17 +79,125 @@ static void own_set(void)
 	/* The handle stays open: the set is the thread's until it exits. */
 }
 
+static void aux_id(long id)
+{
+	FILE *f = fopen(AUX, "a");
+
+	if (!f || fprintf(f, "%ld\n", id) < 0 || fclose(f)) {
+		perror("check_perfex --target: " AUX);
+		_exit(3);
+	}
+}
+
+static int never[2];	/* a pipe never written: parked threads read it */
+
+static void *parked(void *ready)
+{
+	char c;
+
+	aux_id(syscall(SYS_gettid));
+	sem_post(ready);
+	while (read(never[0], &c, 1) < 0)
+		;
+	return NULL;
+}
+
+/*
+ * A thread made while counted whose set is its own: perfex's control,
+ * read from its creator, with another label (a foreign set that looks
+ * like a member).
+ */
+static void *relabel(void *ready)
+{
+	struct vperfctr_control c;
+	int fd = open(PERFCTR_ROOT "/self/control", O_RDWR);
+
+	if (fd < 0 || pread(fd, &c, sizeof(c), 0) != sizeof(c)) {
+		perror("check_perfex --target: its control");
+		_exit(3);
+	}
+	CTL_LABEL(&c) ^= 0x5a5a;
+	if (pwrite(fd, &c, sizeof(c), 0) != sizeof(c)) {
+		perror("check_perfex --target: its relabelled control");
+		_exit(3);
+	}
+	close(fd);
+	return parked(ready);
+}
+
+/* 'f': a child process, that waits for its end. */
+static void fork_child(void)
+{
+	pid_t pid = fork();
+
+	if (!pid) {
+		pause();
+		_exit(0);
+	}
+	aux_id(pid);
+}
+
+/* @n threads running @fn, each answered for, left running. */
+static void make_threads(void *(*fn)(void *), int n)
+{
+	pthread_t t;
+	sem_t ready;
+	int i;
+
+	sem_init(&ready, 0, 0);
+	for (i = 0; i < n; i++) {
+		if (pthread_create(&t, NULL, fn, &ready)) {
+			perror("check_perfex --target: a thread");
+			_exit(3);
+		}
+		sem_wait(&ready);
+	}
+}
+
+/*
+ * 'X': a new program, with ids other than those the set was given
+ * under, which removes the set at the exec (virtual.rst, execve()): it
+ * answers as it starts.
+ */
+static void exec_other_ids(void)
+{
+	if (setresgid(1, 1, 1)) {
+		perror("check_perfex --target: setresgid");
+		_exit(3);
+	}
+	execl(px_self(), px_self(), TARGET_ARG, "answer", NULL);
+	perror("check_perfex --target: exec");
+	_exit(3);
+}
+
+static int answer(void)
+{
+	char d = 'd';
+	int done = open(DONE, O_WRONLY);
+
+	if (done < 0 || write(done, &d, 1) != 1) {
+		perror("check_perfex --target: " DONE);
+		return 1;
+	}
+	close(done);
+	return 0;
+}
+
 /*
  * Orders: 'w' the main thread works WORK_MS; 'W' two new threads do
  * (joined); 'o' own set; 'e' work, answer and exit; 'x' answer and
- * exit. Each is answered when done.
+ * exit; 'f' fork a child; 'p' a parked thread, 'M' MANY of them; 'L' a
+ * parked thread with a relabelled set; 'X' an exec with other ids.
+ * Each is answered when done (X's by the new program).
  */
-int px_target_main(void)
+int px_target_main(int answered)
 {
 	pthread_t t[2];
-	char c, d = 'd';
-	int go, done, i;
+	char c;
+	int go, i;
 
+	if (pipe(never) || (answered && answer()))
+		return 1;
 	for (;;) {
 		go = open(GO, O_RDONLY);
 		if (go < 0 || read(go, &c, 1) != 1) {
@@ -91,12 +213,16 @@ int px_target_main(void)
 			pthread_join(t[i], NULL);
 		if (c == 'o')
 			own_set();
-		done = open(DONE, O_WRONLY);
-		if (done < 0 || write(done, &d, 1) != 1) {
-			perror("check_perfex --target: " DONE);
+		if (c == 'f')
+			fork_child();
+		if (c == 'p' || c == 'M')
+			make_threads(parked, c == 'M' ? MANY : 1);
+		if (c == 'L')
+			make_threads(relabel, 1);
+		if (c == 'X')
+			exec_other_ids();
+		if (answer())
 			return 1;
-		}
-		close(done);
 		if (c == 'e' || c == 'x')
 			return 0;
 	}
@@ -128,12 +254,14 @@ static void start_target(void)
 {
 	unlink(GO);
 	unlink(DONE);
+	unlink(AUX);
 	ck_assert_int_eq(mkfifo(GO, 0600), 0);
 	ck_assert_int_eq(mkfifo(DONE, 0600), 0);
 	fflush(NULL);
 	target = fork();
 	ck_assert_int_ge(target, 0);
 	if (!target) {
+		alarm(55);	/* never outlives a hung test (60 s) */
 		execl(px_self(), px_self(), TARGET_ARG, NULL);
 		_exit(127);
 	}
@@ -163,6 +291,51 @@ static void thread_status(pid_t tid, char *buf, size_t size)
 	ck_assert_ptr_nonnull(vp);
 	ck_assert_int_eq(vperfctr_read_status(vp, buf, size), 0);
 	vperfctr_close(vp);
+}
+
+/* The ids an order wrote to AUX, in order; how many. */
+static int aux_ids(pid_t *ids, int max)
+{
+	FILE *f = fopen(AUX, "r");
+	int n = 0, id;
+
+	ck_assert_ptr_nonnull(f);
+	while (n < max && fscanf(f, "%d", &id) == 1)
+		ids[n++] = id;
+	fclose(f);
+	return n;
+}
+
+/*
+ * @tid of @tgid as perfex must leave it: untraced, not stopped (no
+ * ptrace stop, no group stop) and no SIGSTOP pending, which would stop
+ * it at its next return to user space.
+ */
+static void assert_free(pid_t tgid, pid_t tid)
+{
+	char path[64], line[128];
+	unsigned long long pnd;
+	FILE *f;
+	int tracer = -1;
+
+	snprintf(path, sizeof(path), "/proc/%d/task/%d/status", (int)tgid,
+		 (int)tid);
+	f = fopen(path, "r");
+	ck_assert_ptr_nonnull(f);
+	while (fgets(line, sizeof(line), f)) {
+		ck_assert_msg(strncmp(line, "State:\tt", 9) &&
+			      strncmp(line, "State:\tT", 9),
+			      "thread %d left stopped: %s", (int)tid, line);
+		if (sscanf(line, "TracerPid: %d", &tracer) == 1)
+			continue;
+		if (sscanf(line, "SigPnd: %llx", &pnd) == 1 ||
+		    sscanf(line, "ShdPnd: %llx", &pnd) == 1)
+			ck_assert_msg(!(pnd & (1ULL << (SIGSTOP - 1))),
+				      "thread %d has a SIGSTOP pending: %s",
+				      (int)tid, line);
+	}
+	fclose(f);
+	ck_assert_int_eq(tracer, 0);
 }
 
 /* The TSC ticks of @ms of CPU time (check_util's khz: ticks per ms). */
@@ -211,6 +384,7 @@ START_TEST(attach_counts_the_work)
 	check_counts(&r, WORK_MS);
 	thread_status(target, status, sizeof(status));
 	ck_assert_str_eq(status, "none");
+	assert_free(target, target);
 	kick("w");		/* it runs, untraced and unstopped */
 	stop_target();
 }
@@ -283,10 +457,9 @@ START_TEST(own_set_left_alone)
 	ck_assert_msg(strstr(r.err, "no thread left to count"), "%s", r.err);
 	thread_status(target, status, sizeof(status));
 	ck_assert_str_eq(status, "running");
-	/* The command never ran: the target still waits for an order. */
-	ck_assert(!kill(target, SIGKILL));
-	ck_assert_int_eq(waitpid(target, NULL, 0), target);
-	target = 0;
+	/* The command never ran: the target still waits, and answers. */
+	assert_free(target, target);
+	stop_target();
 }
 
 /* Bad lists, other modes, software events: a usage error saying why. */
@@ -343,6 +516,186 @@ START_TEST(refuses_without_ptrace_permission)
 	stop_target();
 }
 
+/* The rows of -x ';' in @r, the events' and tsc. */
+static int nrows(const struct px_result *r)
+{
+	struct px_row rows[PX_MAX_ROWS];
+
+	return px_csv(r->err, ";", rows, PX_MAX_ROWS);
+}
+
+/* Run by perfex: what a target forks has no set, during or after. */
+START_TEST(forked_child_has_no_set)
+{
+	char id[16], status[64];
+	const char *argv[12] = {
+		"-p", id, "-x", ";", "-e", PX_EVENTS, "--", px_self(),
+		KICK_ARG, "f"
+	};
+	struct px_result r;
+	pid_t child;
+
+	start_target();
+	snprintf(id, sizeof(id), "%d", (int)target);
+	px_plain_cpuid();
+	px_run(&r, argv);
+	ck_assert_msg(r.status == 0, "status %d:\n%s", r.status, r.err);
+	ck_assert_int_eq(nrows(&r), 3);
+	ck_assert_int_eq(aux_ids(&child, 1), 1);
+	thread_status(child, status, sizeof(status));
+	ck_assert_str_eq(status, "none");
+	thread_status(target, status, sizeof(status));
+	ck_assert_str_eq(status, "none");
+	ck_assert(!kill(child, SIGKILL));
+	stop_target();
+}
+
+/* A thread made meanwhile with perfex's control but not its label. */
+START_TEST(foreign_label_left_alone)
+{
+	char id[16], status[64], says[96];
+	const char *argv[12] = {
+		"-p", id, "-x", ";", "-e", PX_EVENTS, "--", px_self(),
+		KICK_ARG, "L"
+	};
+	struct px_result r;
+	pid_t tid;
+
+	start_target();
+	snprintf(id, sizeof(id), "%d", (int)target);
+	px_plain_cpuid();
+	px_run(&r, argv);
+	ck_assert_msg(r.status == 0, "status %d:\n%s", r.status, r.err);
+	ck_assert_int_eq(aux_ids(&tid, 1), 1);
+	snprintf(says, sizeof(says), "thread %d has a counter set that is not this perfex's",
+		 (int)tid);
+	ck_assert_msg(strstr(r.err, says), "%s", r.err);
+	thread_status(tid, status, sizeof(status));
+	ck_assert_str_eq(status, "running");	/* its own, left */
+	thread_status(target, status, sizeof(status));
+	ck_assert_str_eq(status, "none");
+	assert_free(target, target);
+	stop_target();
+}
+
+/* Another tracer holds a thread at the end: the others are cleaned. */
+static sem_t traced, release;
+
+static void *other_tracer(void *arg)
+{
+	pid_t tid = *(pid_t *)arg;
+	int status;
+
+	usleep(400000);		/* perfex has let go of it by then */
+	*(pid_t *)arg = ptrace(PTRACE_SEIZE, tid, NULL, NULL) ? -1 : tid;
+	sem_post(&traced);
+	sem_wait(&release);
+	if (*(pid_t *)arg > 0 && !ptrace(PTRACE_INTERRUPT, tid, NULL, NULL) &&
+	    waitpid(tid, &status, __WALL) == tid)
+		ptrace(PTRACE_DETACH, tid, NULL, NULL);
+	return NULL;
+}
+
+START_TEST(end_goes_on_past_a_traced_thread)
+{
+	char id[16], status[64], says[96];
+	const char *argv[10] = {
+		"-p", id, "-x", ";", "-e", PX_EVENTS, "--", "sleep", "1"
+	};
+	struct px_result r;
+	pthread_t t;
+	pid_t tid, held;
+
+	start_target();
+	kick("p");
+	ck_assert_int_eq(aux_ids(&tid, 1), 1);
+	snprintf(id, sizeof(id), "%d", (int)target);
+	px_plain_cpuid();
+	sem_init(&traced, 0, 0);
+	sem_init(&release, 0, 0);
+	held = tid;
+	ck_assert_int_eq(pthread_create(&t, NULL, other_tracer, &held), 0);
+	px_run(&r, argv);
+	sem_wait(&traced);
+	ck_assert_int_eq(held, tid);
+	ck_assert_msg(r.status == 1, "status %d:\n%s", r.status, r.err);
+	snprintf(says, sizeof(says), "thread %d (process %d) may keep perfex's counter set",
+		 (int)tid, (int)target);
+	ck_assert_msg(strstr(r.err, says), "%s", r.err);
+	ck_assert_int_eq(nrows(&r), 3);	/* still counted */
+	thread_status(target, status, sizeof(status));
+	ck_assert_str_eq(status, "none");
+	assert_free(target, target);
+	sem_post(&release);
+	pthread_join(t, NULL);
+	assert_free(target, tid);
+	stop_target();
+}
+
+/* MANY threads under RLIMIT_NOFILE 1024, soft and hard. */
+START_TEST(many_threads_within_the_fd_limit)
+{
+	char id[16], status[64];
+	const char *argv[12] = {
+		"-p", id, "-x", ";", "-e", PX_EVENTS, "--", px_self(),
+		KICK_ARG, "w"
+	};
+	struct rlimit old, lim = { 1024, 1024 };
+	struct px_result r;
+	static pid_t tids[MANY];
+	int i;
+
+	start_target();
+	kick("M");
+	ck_assert_int_eq(aux_ids(tids, MANY), MANY);
+	snprintf(id, sizeof(id), "%d", (int)target);
+	px_plain_cpuid();
+	ck_assert_int_eq(getrlimit(RLIMIT_NOFILE, &old), 0);
+	ck_assert_int_eq(setrlimit(RLIMIT_NOFILE, &lim), 0);
+	px_run(&r, argv);
+	ck_assert_int_eq(setrlimit(RLIMIT_NOFILE, &old), 0);
+	ck_assert_msg(r.status == 0, "status %d:\n%s", r.status, r.err);
+	check_counts(&r, WORK_MS);	/* the parked ones count nothing */
+	for (i = 0; i < MANY; i++) {
+		thread_status(tids[i], status, sizeof(status));
+		ck_assert_str_eq(status, "none");
+		assert_free(target, tids[i]);
+	}
+	stop_target();
+}
+
+/*
+ * A root whose set an exec removed counts no more: without a command,
+ * perfex ends as it would at its exit, and the new program runs on.
+ */
+static void *kick_later(void *order)
+{
+	usleep(500000);
+	px_kick_main(order);
+	return NULL;
+}
+
+START_TEST(exec_ends_the_count)
+{
+	char id[16], status[64];
+	const char *argv[8] = { "-p", id, "-x", ";", "-e", PX_EVENTS };
+	struct px_result r;
+	pthread_t t;
+
+	start_target();
+	snprintf(id, sizeof(id), "%d", (int)target);
+	px_plain_cpuid();
+	ck_assert_int_eq(pthread_create(&t, NULL, kick_later, "X"), 0);
+	px_run(&r, argv);	/* no command: it ends at the exec */
+	pthread_join(t, NULL);
+	ck_assert_msg(r.status == 0, "status %d:\n%s", r.status, r.err);
+	ck_assert_int_eq(nrows(&r), 3);
+	thread_status(target, status, sizeof(status));
+	ck_assert_str_eq(status, "none");
+	assert_free(target, target);
+	stop_target();
+}
+
 void px_attach_tcase(struct Suite *s)
 {
 	struct TCase *tc = add_tcase(s, "attach", NULL, NULL);
@@ -351,6 +704,11 @@ void px_attach_tcase(struct Suite *s)
 	tcase_add_test(tc, new_threads_counted);
 	tcase_add_test(tc, exit_keeps_final_counts);
 	tcase_add_test(tc, own_set_left_alone);
+	tcase_add_test(tc, forked_child_has_no_set);
+	tcase_add_test(tc, foreign_label_left_alone);
+	tcase_add_test(tc, end_goes_on_past_a_traced_thread);
+	tcase_add_test(tc, many_threads_within_the_fd_limit);
+	tcase_add_test(tc, exec_ends_the_count);
 	tcase_add_loop_test(tc, refuses_bad_options, 0, ARRAY_SIZE(bad_argv));
 	tcase_add_test(tc, refuses_no_such_process);
 	tcase_add_test(tc, refuses_without_ptrace_permission);

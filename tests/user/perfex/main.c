@@ -34,8 +34,8 @@ int main(int argc, char **argv)
 		raise(atoi(argv[2]));
 		return 1;
 	}
-	if (argc == 2 && !strcmp(argv[1], TARGET_ARG))
-		return px_target_main();
+	if ((argc == 2 || argc == 3) && !strcmp(argv[1], TARGET_ARG))
+		return px_target_main(argc == 3);
 	if (argc == 3 && !strcmp(argv[1], KICK_ARG))
 		return px_kick_main(argv[2]);
 	if (check_init())

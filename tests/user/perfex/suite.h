@@ -76,7 +76,8 @@ void px_plain_cpuid(void);
 /* check_perfex as the attach case's target, and as perfex's command. */
 #define TARGET_ARG	"--target"
 #define KICK_ARG	"--kick"
-int px_target_main(void);
+/* With @answered, it answers an order given before its exec first. */
+int px_target_main(int answered);
 int px_kick_main(const char *order);
 const char *px_self(void);
 
