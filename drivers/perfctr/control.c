@@ -69,6 +69,7 @@ static struct vp_tree *vp_tree_alloc(void)
 	if (t) {
 		raw_spin_lock_init(&t->lock);
 		refcount_set(&t->refs, 1);
+		INIT_LIST_HEAD(&t->members);
 	}
 	return t;
 }

@@ -61,6 +61,7 @@ static const struct pfs_entry tid_files[] = {
 	{ "command", S_IFREG | 0200, &vperfctr_command_fops },
 	{ "status", S_IFREG | 0400, &vperfctr_status_fops },
 	{ "children", S_IFREG | 0400, &vperfctr_children_fops },
+	{ "tree", S_IFREG | 0400, &vperfctr_tree_fops },
 	{ "ibs", S_IFREG | 0600, &vperfctr_ibs_fops },
 	{ "ibs_ring", S_IFREG | 0600, &vperfctr_ibs_ring_fops },
 };

@@ -16,6 +16,7 @@
 #include <linux/mutex.h>
 #include <linux/refcount.h>
 #include <linux/sched.h>
+#include <linux/sched/signal.h>
 #include <linux/sched/task.h>
 #include <linux/slab.h>
 #include <linux/spinlock.h>
@@ -36,6 +37,14 @@ static struct vp_tree *vp_children_tree(const struct vperfctr *v)
 	return v->tree;
 }
 
+/* VPERFCTR_CONTROL_THREADS: @child is a new process, not a member. */
+static bool vp_not_member(const struct vperfctr *v,
+			  struct task_struct *child)
+{
+	return (v->uctl.flags & VPERFCTR_CONTROL_THREADS) &&
+	       !same_thread_group(current, child);
+}
+
 static void vp_member_gone(struct vperfctr *v, bool lost)
 {
 	struct vp_tree *t = v->tree;
@@ -43,6 +52,8 @@ static void vp_member_gone(struct vperfctr *v, bool lost)
 
 	raw_spin_lock_irqsave(&t->lock, flags);
 	t->ch.live--;
+	list_del_init(&v->tree_node);
+	t->nmembers--;
 	if (lost)
 		t->ch.lost++;
 	else
@@ -174,13 +185,18 @@ void vp_fork_member(struct vperfctr *v, struct task_struct *child)
 
 	raw_spin_lock_irqsave(&v->lock, flags);
 	t = vp_children_tree(v);
+	if (t && vp_not_member(v, child))
+		t = NULL;
 	if (t) {
 		swap(s, v->spare);
 		raw_spin_lock(&t->lock);
-		if (s)
+		if (s) {
 			t->ch.live++;
-		else
+			list_add_tail(&s->tree_node, &t->members);
+			t->nmembers++;
+		} else {
 			t->ch.lost++;	/* no memory for it at the last refill */
+		}
 		raw_spin_unlock(&t->lock);
 	}
 	if (s) {
@@ -194,4 +210,88 @@ void vp_fork_member(struct vperfctr *v, struct task_struct *child)
 		vp_queue_refill(v);
 	if (s)
 		vp_member_start(s, child);
+}
+
+/* How often <tid>/tree starts again before it gives up with -EAGAIN. */
+#define VP_TREE_TRIES	8
+
+/* Under t->lock: up to @max members referenced in @m; how many, or -1. */
+static int vp_tree_grab(struct vp_tree *t, struct vperfctr **m,
+			unsigned int max, struct vperfctr_children *ch)
+{
+	struct vperfctr *v;
+	int n = 0;
+
+	lockdep_assert_held(&t->lock);
+	if (t->nmembers > max)
+		return -1;
+	*ch = t->ch;
+	list_for_each_entry(v, &t->members, tree_node) {
+		/* On the list, not folded: its owner's reference holds. */
+		refcount_inc(&v->refs);
+		m[n++] = v;
+	}
+	return n;
+}
+
+/*
+ * Adds the sums of the members grabbed to @ch and drops them: false if
+ * one left the tree since, whose sums went to a total read before.
+ * A member that exited since has its final sums in its page, not in
+ * @ch: each is counted once either way.
+ */
+static bool vp_tree_add(struct vp_tree *t, struct vperfctr **m, int n,
+			struct vperfctr_children *ch)
+{
+	struct perfctr_sum_ctrs s;
+	unsigned long flags;
+	bool same = true;
+	unsigned int j;
+	int i;
+
+	for (i = 0; i < n; i++) {
+		raw_spin_lock_irqsave(&m[i]->lock, flags);
+		same = same && m[i]->tree == t;
+		if (same)
+			vp_fill_sums(m[i], &s);
+		raw_spin_unlock_irqrestore(&m[i]->lock, flags);
+		if (same) {
+			ch->sums.tsc += s.tsc;
+			for (j = 0; j < PERFCTR_NR_PMCS; j++)
+				ch->sums.pmc[j] += s.pmc[j];
+		}
+		vp_put(m[i]);
+	}
+	return same;
+}
+
+/*
+ * <tid>/tree: the tree's total with its live members' sums added, each
+ * as of its last sample. Costs its reader only: the members are
+ * referenced under the tree's lock, then read one by one under their
+ * own, the lock order of vp_fold().
+ */
+int vp_tree_total(struct vp_tree *t, struct vperfctr_children *ch)
+{
+	struct vperfctr **m;
+	unsigned long flags;
+	unsigned int max;
+	int tries, n;
+
+	for (tries = 0; tries < VP_TREE_TRIES; tries++) {
+		max = READ_ONCE(t->nmembers) + 16;
+		m = kvmalloc_array(max, sizeof(*m), GFP_KERNEL_ACCOUNT);
+		if (!m)
+			return -ENOMEM;
+		raw_spin_lock_irqsave(&t->lock, flags);
+		n = vp_tree_grab(t, m, max, ch);
+		raw_spin_unlock_irqrestore(&t->lock, flags);
+		if (n >= 0 && vp_tree_add(t, m, n, ch)) {
+			kvfree(m);
+			return 0;
+		}
+		kvfree(m);
+		cond_resched();
+	}
+	return -EAGAIN;		/* its members keep coming and leaving */
 }

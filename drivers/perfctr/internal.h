@@ -62,6 +62,7 @@ extern const struct file_operations vperfctr_state_fops;
 extern const struct file_operations vperfctr_command_fops;
 extern const struct file_operations vperfctr_status_fops;
 extern const struct file_operations vperfctr_children_fops;
+extern const struct file_operations vperfctr_tree_fops;
 
 /*
  * The owner's credentials when a set's control was written, or when a

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
  * perfctr: the files of /proc/perfctr/<tid>/: control, sums, state, status,
- * command, children and ibs. Every request checks again that the caller
+ * command, children, tree and ibs. Every request checks again that the caller
  * may act on the thread; a file opened while the thread lived reads its
  * final counts after it exits (the thread's watch keeps its set).
  */
@@ -153,6 +153,10 @@ static int vp_check_uctl(const struct vperfctr_control *uc)
 	unsigned int i;
 
 	if (uc->flags & ~VPERFCTR_CONTROL_FLAGS)
+		return -EINVAL;
+	/* A restriction of inheritance, meaningless without it. */
+	if ((uc->flags & VPERFCTR_CONTROL_THREADS) &&
+	    !(uc->flags & VPERFCTR_CONTROL_INHERIT))
 		return -EINVAL;
 	if (uc->preserve & ~(VPERFCTR_PRESERVE_TSC | GENMASK(PERFCTR_NR_PMCS - 1, 0)))
 		return -EINVAL;
@@ -400,6 +404,45 @@ static ssize_t vp_children_read(struct file *file, char __user *buf,
 			      sizeof(struct vperfctr_children), vp_fill_children);
 }
 
+/* A root's tree, referenced; NULL for other sets. */
+static void vp_fill_tree(struct vperfctr *v, void *rec)
+{
+	struct vp_tree **t = rec;
+
+	if (!v->root)
+		return;
+	refcount_inc(&v->tree->refs);
+	*t = v->tree;
+}
+
+/* children's record with the live members' sums added: vp_tree_total(). */
+static ssize_t vp_tree_read(struct file *file, char __user *buf,
+			    size_t count, loff_t *ppos)
+{
+	size_t size = sizeof(struct vperfctr_children);
+	struct vperfctr_children ch = {};
+	struct vp_tree *t = NULL;
+	int err;
+
+	if (*ppos >= size)
+		return 0;
+	if (*ppos != 0 || count < size)
+		return -EINVAL;
+	err = vp_fill_from(file, vp_fill_tree, &t);
+	if (err < 0)
+		return err;
+	if (t) {
+		err = vp_tree_total(t, &ch);
+		vp_tree_put(t);
+		if (err)
+			return err;
+	}
+	if (copy_to_user(buf, &ch, size))
+		return -EFAULT;
+	*ppos += size;
+	return size;
+}
+
 /* Why a set stands still, as <tid>/status shows it: bit n of stopped. */
 static const char *const vp_stop_names[] = {
 	"suspended", "overflow", "forbidden-cpu", "evicted", "exec", "exited",
@@ -600,5 +643,7 @@ const struct file_operations vperfctr_command_fops =
 	VP_FOPS(.write = vp_command_write);
 const struct file_operations vperfctr_children_fops =
 	VP_FOPS(.read = vp_children_read);
+const struct file_operations vperfctr_tree_fops =
+	VP_FOPS(.read = vp_tree_read);
 const struct file_operations vperfctr_ibs_fops =
 	VP_FOPS(.read = vp_ibs_read, .write = vp_ibs_write);

@@ -83,12 +83,16 @@ enum vp_life {
  * An inheritance tree: the total of its members, the sets that threads
  * made by the root's owner (and theirs, on down) got at their birth.
  * Each member adds its sums once, as it exits or leaves the tree.
- * Referenced by the root and by every member.
+ * Referenced by the root and by every member. The members not yet in
+ * ch.sums are on members, for <tid>/tree's readers only: no context
+ * switch looks at it.
  */
 struct vp_tree {
 	raw_spinlock_t lock;
 	refcount_t refs;
 	struct vperfctr_children ch;
+	struct list_head members;	/* vperfctr.tree_node, under lock */
+	unsigned int nmembers;
 };
 
 struct vperfctr {
@@ -117,6 +121,7 @@ struct vperfctr {
 	bool evicted;			/* lost it to vperfctr_reclaim() */
 	/* Inheritance: the tree this set roots, or is a member of. */
 	struct vp_tree *tree;
+	struct list_head tree_node;	/* on tree->members until folded */
 	bool root;
 	bool folded;			/* a member's sums are in its tree */
 	bool refill_queued;
@@ -240,6 +245,7 @@ int vp_set_ibs(struct task_struct *task, struct vp_ibs *ib,
 
 /* inherit.c */
 void vp_fork_member(struct vperfctr *v, struct task_struct *child);
+int vp_tree_total(struct vp_tree *t, struct vperfctr_children *ch);
 
 /* tick.c */
 DECLARE_PER_CPU(struct vperfctr *, vp_running);

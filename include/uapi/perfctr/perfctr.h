@@ -27,9 +27,10 @@
 /*
  * major.minor, one byte each. 1.1 added ireset_high[] to the x86 control
  * (the kernel still takes 1.0's shorter control) and
- * PERFCTR_FEATURE_WIDE_IRESET.
+ * PERFCTR_FEATURE_WIDE_IRESET. 1.2 added the control's label,
+ * VPERFCTR_CONTROL_THREADS and <tid>/tree.
  */
-#define PERFCTR_ABI_VERSION	0x0101
+#define PERFCTR_ABI_VERSION	0x0102
 
 /* Running sums, one per counter, plus the time-stamp counter. */
 struct perfctr_sum_ctrs {
@@ -131,7 +132,8 @@ struct vperfctr_control {
 	__u32 si_signo;		/* sent on i-mode overflow; 0: none */
 	__u32 preserve;		/* sums kept: bit n = pmc[n], _PRESERVE_TSC */
 	__u32 flags;		/* VPERFCTR_CONTROL_* */
-	__u32 _reserved[5];	/* must be zero */
+	__u32 label;		/* the writer's own; kept, read back, inherited */
+	__u32 _reserved[4];	/* must be zero */
 	struct perfctr_cpu_control cpu_control;
 };
 
@@ -144,14 +146,19 @@ struct vperfctr_control {
 #define VPERFCTR_PRESERVE_TSC		0x80000000U
 #define VPERFCTR_CONTROL_CLOEXEC	0x00000001U	/* unlink at exec */
 #define VPERFCTR_CONTROL_INHERIT	0x00000002U	/* new threads and children count too */
+/* With INHERIT only: the owner's new threads inherit, processes do not. */
+#define VPERFCTR_CONTROL_THREADS	0x00000004U
 #define VPERFCTR_CONTROL_FLAGS		(VPERFCTR_CONTROL_CLOEXEC | \
-					 VPERFCTR_CONTROL_INHERIT)
+					 VPERFCTR_CONTROL_INHERIT | \
+					 VPERFCTR_CONTROL_THREADS)
 
 /*
  * <tid>/children: the inherited total of the set whose control was
  * written with VPERFCTR_CONTROL_INHERIT (the root of its tree): the sums
  * of every member that has exited or left the tree, added once each.
  * Zeroes for a set that is no tree's root. Read whole at offset 0.
+ * <tid>/tree (1.2) has the same layout: the same total with the sums of
+ * the live members added, each as of its last sample.
  */
 struct vperfctr_children {
 	__u32 live;		/* members made and not yet exited */

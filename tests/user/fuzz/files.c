@@ -18,7 +18,7 @@
 
 const char *const vfile_name[VF_NR] = {
 	"control", "sums", "state", "command", "status", "children", "ibs",
-	"ibs_ring",
+	"ibs_ring", "tree",
 };
 
 int vfd[VF_NR];

@@ -36,7 +36,7 @@ void *fuzz_bad_ptr(void);
 
 /* The files of the fuzzing thread, opened once (fd < 0: unavailable). */
 enum vfile { VF_CONTROL, VF_SUMS, VF_STATE, VF_COMMAND, VF_STATUS,
-	     VF_CHILDREN, VF_IBS, VF_IBS_RING, VF_NR };
+	     VF_CHILDREN, VF_IBS, VF_IBS_RING, VF_TREE, VF_NR };
 extern const char *const vfile_name[VF_NR];
 extern int vfd[VF_NR];
 extern int global_fd;

@@ -158,15 +158,18 @@ __u32 gen_signo(void)
 void gen_vcontrol(struct vperfctr_control *vc)
 {
 	const __u32 flags[] = { 0, 0, VPERFCTR_CONTROL_CLOEXEC,
-				   VPERFCTR_CONTROL_INHERIT, 3, 4, 0x80000000 };
+				   VPERFCTR_CONTROL_INHERIT, 3, 4, 6, 7, 8,
+				   0x80000000 };
 
 	memset(vc, 0, sizeof(*vc));
 	gen_cpu_control(&vc->cpu_control);
 	vc->si_signo = gen_signo();
 	vc->preserve = rnd_below(2) ? 0 : rnd_u32();
 	vc->flags = rnd_pick(flags, ARRAY_SIZE(flags));
+	vc->label = rnd_below(2) ? 0 : rnd_u32();
 	if (rnd_below(16) == 0)
-		vc->_reserved[rnd_below(5)] = 1U << rnd_below(32);
+		vc->_reserved[rnd_below(ARRAY_SIZE(vc->_reserved))] =
+			1U << rnd_below(32);
 }
 
 /*

@@ -88,7 +88,7 @@ static int req_open(void)
 {
 	const char *const names[] = { "control", "sums", "state", "command",
 				      "status", "children", "ibs", "ibs_ring",
-				      "nosuch", "", ".." };
+				      "tree", "nosuch", "", ".." };
 	const int flags[] = { O_RDONLY, O_WRONLY, O_RDWR, O_RDWR | O_TRUNC,
 			      O_WRONLY | O_APPEND, O_RDONLY | O_DIRECTORY,
 			      O_RDWR | O_CREAT, 3 };
@@ -122,8 +122,9 @@ void req_vperfctr(struct fuzz_req *r)
 		r->err = req_reader(VF_SUMS, sizeof(struct perfctr_sum_ctrs));
 		break;
 	case 5:
-		r->what = "children";
-		r->err = req_reader(VF_CHILDREN, sizeof(struct vperfctr_children));
+		r->what = rnd_below(2) ? "children" : "tree";
+		r->err = req_reader(r->what[0] == 'c' ? VF_CHILDREN : VF_TREE,
+				    sizeof(struct vperfctr_children));
 		break;
 	case 6:
 		r->what = "status";

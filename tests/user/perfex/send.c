@@ -17,7 +17,7 @@
 
 #include "suite.h"
 
-#define NFILES	5
+#define NFILES	6
 
 /* --- a handle passed by a child --- */
 
@@ -91,6 +91,10 @@ START_TEST(send_final_counts_after_exit)
 	/* No inheritance asked: an empty inherited total. */
 	ck_assert_int_eq(vperfctr_read_children(vp, &ch), 0);
 	ck_assert(is_zero(&ch, sizeof(ch)));
+	/* tree came along, and says the same. */
+	memset(&ch, 0xFF, sizeof(ch));
+	ck_assert_int_eq(vperfctr_read_tree(vp, &ch), 0);
+	ck_assert(is_zero(&ch, sizeof(ch)));
 	vperfctr_close(vp);
 	close(sv[0]);
 }
@@ -114,10 +118,10 @@ static int fd_count(void)
 static void own_files(int *fds, int control_mode)
 {
 	static const char *const names[NFILES] = {
-		"control", "sums", "command", "status", "children"
+		"control", "sums", "command", "status", "children", "tree"
 	};
 	static const int modes[NFILES] = {
-		O_RDWR, O_RDONLY, O_WRONLY, O_RDONLY, O_RDONLY
+		O_RDWR, O_RDONLY, O_WRONLY, O_RDONLY, O_RDONLY, O_RDONLY
 	};
 	int i;
 
@@ -168,7 +172,7 @@ struct bad_msg {
 static const struct bad_msg bad_msgs[] = {
 	{ "no descriptors", OWN, 0, 8, EPROTO },
 	{ "four", OWN, 4, 8, EPROTO },
-	{ "six", OWN, 6, 8, EPROTO },
+	{ "seven", OWN, 7, 8, EPROTO },
 	{ "twenty: truncated", OWN, 20, 8, EPROTO },
 	{ "pipes", PIPES, NFILES, 8, EBADMSG },
 	{ "control read-only", OWN_RDONLY_CONTROL, NFILES, 8, EBADMSG },
@@ -213,6 +217,55 @@ START_TEST(receive_refuses_and_closes)
 		      b->err);
 	ck_assert_msg(fd_count() == before, "%s: %d descriptors kept", b->what,
 		      fd_count() - before);
+	for (i = 0; i < NFILES; i++)
+		close(fds[i]);
+	close(sv[0]);
+	close(sv[1]);
+}
+
+/*
+ * The payload's magic says how many descriptors come (libperfctr.rst):
+ * 0x76706d31 five, without tree (an older library), 0x76706d32 six.
+ */
+static const struct {
+	__u32 magic;
+	int nfds;
+	int err;	/* 0: taken */
+} magics[] = {
+	{ 0x76706d31, NFILES - 1, 0 },
+	{ 0x76706d32, NFILES, 0 },
+	{ 0x76706d32, NFILES - 1, EBADMSG },
+	{ 0x76706d31, NFILES, EBADMSG },
+};
+
+START_TEST(receive_magic_and_count)
+{
+	struct { __u32 magic; __s32 tid; } m = { magics[_i].magic, gettid() };
+	struct vperfctr_children ch;
+	int sv[2], fds[NFILES], i, before;
+	struct vperfctr *vp;
+
+	ck_assert_int_eq(socketpair(AF_UNIX, SOCK_SEQPACKET, 0, sv), 0);
+	own_files(fds, O_RDWR);
+	before = fd_count();
+	send_raw(sv[1], &m, sizeof(m), fds, magics[_i].nfds);
+	errno = 0;
+	vp = vperfctr_receive(sv[0]);
+	if (magics[_i].err) {
+		ck_assert_ptr_null(vp);
+		ck_assert_int_eq(errno, magics[_i].err);
+		ck_assert_int_eq(fd_count(), before);
+	} else {
+		ck_assert_msg(vp, "receive: %s", strerror(errno));
+		ck_assert_int_eq(fd_count(), before + magics[_i].nfds);
+		/* Five: the handle has no tree to read. */
+		errno = 0;
+		ck_assert_int_eq(vperfctr_read_tree(vp, &ch),
+				 magics[_i].nfds == NFILES ? 0 : -1);
+		if (magics[_i].nfds < NFILES)
+			ck_assert_int_eq(errno, EOPNOTSUPP);
+		vperfctr_close(vp);
+	}
 	for (i = 0; i < NFILES; i++)
 		close(fds[i]);
 	close(sv[0]);
@@ -275,6 +328,7 @@ void px_send_tcase(struct Suite *s)
 			    ARRAY_SIZE(sock_types));
 	tcase_add_loop_test(tc, receive_refuses_and_closes, 0,
 			    ARRAY_SIZE(bad_msgs));
+	tcase_add_loop_test(tc, receive_magic_and_count, 0, ARRAY_SIZE(magics));
 	tcase_add_test(tc, receive_eof_is_enomsg);
 	tcase_add_test(tc, receive_takes_send);
 }

@@ -45,7 +45,19 @@ static void c_resv_first(struct vperfctr_control *c)
 
 static void c_resv_last(struct vperfctr_control *c)
 {
-	c->_reserved[4] = ~0U;
+	c->_reserved[3] = ~0U;
+}
+
+/* ABI 1.2: the label is the writer's, kept and read back as written. */
+static void c_label(struct vperfctr_control *c)
+{
+	c->label = 0xdeadbeefU;
+}
+
+/* THREADS restricts INHERIT; alone it means nothing (virtual.rst). */
+static void c_flags_threads_alone(struct vperfctr_control *c)
+{
+	c->flags = VPERFCTR_CONTROL_THREADS;
 }
 
 static void c_signo_65(struct vperfctr_control *c)
@@ -153,7 +165,8 @@ static const struct bad_control bad_controls[] = {
 	{ "offset-end", 0, CTL_SIZE, NULL, NULL },
 	{ "flags-unknown", 0, 0, c_flags_unknown, c_flags_cloexec },
 	{ "flags-high", 0, 0, c_flags_high, c_flags_cloexec },
-	{ "reserved-first", 0, 0, c_resv_first, NULL },
+	{ "flags-threads-alone", 0, 0, c_flags_threads_alone, c_flags_cloexec },
+	{ "reserved-first", 0, 0, c_resv_first, c_label },
 	{ "reserved-last", 0, 0, c_resv_last, NULL },
 	{ "signo-65", 0, 0, c_signo_65, c_signo_64 },
 	{ "signo-huge", 0, 0, c_signo_huge, c_signo_none },
@@ -346,7 +359,7 @@ START_TEST(control_size_1_0)
 	ck_assert_mem_eq(&got, &c, VPERFCTR_CONTROL_SIZE_1_0);
 	get_control(f.ctl, &got);
 	ck_assert_mem_eq(&got, &c, CTL_SIZE);
-	ck_assert_str_eq(info_field("abi_version"), "0x0101");
+	ck_assert_str_eq(info_field("abi_version"), "0x0102");
 }
 
 /*

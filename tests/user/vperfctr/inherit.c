@@ -39,6 +39,7 @@ static unsigned int inherit_open(struct files *f, struct vperfctr_control *c)
 	unsigned int n = full_control(c);
 
 	c->flags = VPERFCTR_CONTROL_INHERIT;
+	c->label = 0x5eed1abeU;		/* every member reads it back */
 	files_open(f, gettid());
 	set_control(f->ctl, c);
 	return n;
@@ -178,6 +179,181 @@ START_TEST(inherit_threads_counted_once)
 	/* Nor do their sums reach the root's own. */
 	get_sums(f.sums, &own1);
 	ck_assert_mem_eq(&own1, &own0, SUMS_SIZE);
+}
+
+/* --- VPERFCTR_CONTROL_THREADS: threads are members, processes not --- */
+
+static void *status_thread(void *arg);
+
+START_TEST(inherit_threads_flag_leaves_processes_out)
+{
+	struct vperfctr_control c;
+	struct vperfctr_children ch;
+	struct perfctr_sum_ctrs want = { 0 };
+	struct member m = { .c = &c };
+	struct files f;
+	unsigned int n;
+	char buf[32];
+	int fd, status;
+	pthread_t t;
+	pid_t pid;
+
+	n = inherit_open(&f, &c);
+	c.flags |= VPERFCTR_CONTROL_THREADS;
+	set_control(f.ctl, &c);
+	/* A new thread gets the control, label included. */
+	ck_assert_int_eq(pthread_create(&t, NULL, member_thread, &m), 0);
+	ck_assert_int_eq(pthread_join(t, NULL), 0);
+	ck_assert_int_eq(m.err, 0);
+	add_sums(&want, &m.s);
+	/* A new process does not, nor does it count as lost. */
+	pid = fork();
+	ck_assert_int_ge(pid, 0);
+	if (pid == 0) {
+		status_thread(buf);
+		_exit(strcmp(buf, "none\n") ? 1 : 0);
+	}
+	ck_assert_int_eq(waitpid(pid, &status, 0), pid);
+	ck_assert_int_eq(status, 0);
+	fd = open_children(gettid());
+	settled(fd, &ch);
+	assert_total(&ch, 1, n, &want);
+}
+
+/* --- <tid>/tree: the total with the live members in it --- */
+
+static int tree_of(pid_t tid, struct vperfctr_children *ch)
+{
+	int fd = pfs_open(tid, "tree", O_RDONLY);
+	int err;
+
+	ck_assert_msg(fd >= 0, "open tree: %s", strerror(errno));
+	err = pread(fd, ch, sizeof(*ch), 0) == sizeof(*ch) ? 0 : -errno;
+	close(fd);
+	return err;
+}
+
+/* Between the test and its runner: read and written with __atomic. */
+#define GET(x)		__atomic_load_n(&(x), __ATOMIC_ACQUIRE)
+#define PUT(x, v)	__atomic_store_n(&(x), (v), __ATOMIC_RELEASE)
+enum { RUN_ON, RUN_STOP, RUN_EXIT };
+
+struct runner {
+	const struct vperfctr_control *c;
+	int stop;			/* the test's word: RUN_* */
+	int done;			/* counters suspended, s final */
+	struct perfctr_sum_ctrs s;
+	int err;
+};
+
+/* A member that keeps running until told, then stops its counters. */
+static void *runner_thread(void *arg)
+{
+	struct runner *r = arg;
+	struct vperfctr_control got;
+	struct files f;
+
+	if (files_try(&f, gettid())) {
+		r->err = 1;
+		return NULL;
+	}
+	if (pread(f.ctl, &got, sizeof(got), 0) != sizeof(got) ||
+	    memcmp(&got, r->c, sizeof(got)))
+		r->err = 2;
+	while (GET(r->stop) == RUN_ON)
+		spin(ms_ticks(1));
+	if (put_command(f.cmd, VPERFCTR_CMD_SUSPEND) != 4 ||
+	    pread(f.sums, &r->s, sizeof(r->s), 0) != sizeof(r->s))
+		r->err = 3;
+	close(f.ctl);
+	close(f.sums);
+	close(f.cmd);
+	PUT(r->done, 1);
+	while (GET(r->stop) != RUN_EXIT)	/* live, stopped: until seen */
+		usleep(1000);
+	return NULL;
+}
+
+/* Waits for @cond, at most 20 s. */
+#define WAIT_FOR(cond) do {						\
+		unsigned long long t0_ = rdtsc();			\
+		while (!(cond)) {					\
+			ck_assert(rdtsc() - t0_ < ms_ticks(20000));	\
+			usleep(1000);					\
+		}							\
+	} while (0)
+
+START_TEST(inherit_tree_reads_live_members)
+{
+	struct vperfctr_children ch, tr, tr2;
+	struct perfctr_sum_ctrs own0, own1;
+	struct vperfctr_control c;
+	struct runner r = { .c = &c };
+	struct files f;
+	unsigned int i, n;
+	pthread_t t;
+	int fd;
+
+	n = inherit_open(&f, &c);
+	do_command(f.cmd, VPERFCTR_CMD_SUSPEND);	/* the root's own stay */
+	get_sums(f.sums, &own0);
+	fd = open_children(gettid());
+	ck_assert_int_eq(pthread_create(&t, NULL, runner_thread, &r), 0);
+	/* Running: in tree, as of its last sample; not yet in children. */
+	WAIT_FOR(tree_of(gettid(), &tr) == 0 && tr.sums.tsc > 0);
+	ck_assert_uint_eq(tr.live, 1);
+	ck_assert_uint_eq(tr.exited, 0);
+	ck_assert_int_eq(children_of(fd, &ch), 0);
+	ck_assert_uint_eq(ch.sums.tsc, 0);
+	/* The 50 ms sampling moves it on while it runs. */
+	WAIT_FOR(tree_of(gettid(), &tr2) == 0 && tr2.sums.tsc > tr.sums.tsc);
+	/* Stopped but live: tree has its final sums exactly. */
+	PUT(r.stop, RUN_STOP);
+	WAIT_FOR(GET(r.done));
+	ck_assert_int_eq(r.err, 0);
+	ck_assert_int_eq(tree_of(gettid(), &tr), 0);
+	ck_assert_uint_eq(tr.live, 1);
+	ck_assert_mem_eq(&tr.sums, &r.s, SUMS_SIZE);
+	for (i = 0; i < n; i++)
+		ck_assert_uint_gt(tr.sums.pmc[i], 0);
+	/* Gone: children and tree agree, the member counted once. */
+	PUT(r.stop, RUN_EXIT);
+	ck_assert_int_eq(pthread_join(t, NULL), 0);
+	settled(fd, &ch);
+	ck_assert_int_eq(tree_of(gettid(), &tr), 0);
+	ck_assert_mem_eq(&tr, &ch, sizeof(ch));
+	ck_assert_mem_eq(&ch.sums, &r.s, SUMS_SIZE);
+	get_sums(f.sums, &own1);
+	ck_assert_mem_eq(&own1, &own0, SUMS_SIZE);
+}
+
+/* A set that is no root, or no set: zeroes. A bad read: EINVAL. */
+START_TEST(inherit_tree_zero_and_refused)
+{
+	struct vperfctr_children tr;
+	struct vperfctr_control c;
+	struct files f;
+	char small[8];
+	int fd;
+
+	ck_assert_int_eq(tree_of(gettid(), &tr), 0);
+	ck_assert(is_zero(&tr, sizeof(tr)));
+	full_control(&c);
+	files_open(&f, gettid());
+	set_control(f.ctl, &c);
+	memset(&tr, 0xFF, sizeof(tr));
+	ck_assert_int_eq(tree_of(gettid(), &tr), 0);
+	ck_assert(is_zero(&tr, sizeof(tr)));
+	fd = pfs_open(gettid(), "tree", O_RDONLY);
+	ck_assert_int_ge(fd, 0);
+	errno = 0;
+	ck_assert_int_eq(pread(fd, small, sizeof(small), 0), -1);
+	ck_assert_int_eq(errno, EINVAL);
+	errno = 0;
+	ck_assert_int_eq(pread(fd, &tr, sizeof(tr), 1), -1);
+	ck_assert_int_eq(errno, EINVAL);
+	ck_assert_int_eq(pread(fd, &tr, sizeof(tr), sizeof(tr)), 0);
+	close(fd);
 }
 
 /* --- processes: children and grandchildren --- */
@@ -586,6 +762,9 @@ void vp_inherit_tcase(Suite *s)
 	tcase_add_test(tc, inherit_off_nothing_inherited);
 	tcase_add_test(tc, inherit_root_rewrite_starts_new_total);
 	tcase_add_test(tc, inherit_member_leaves_on_new_control);
+	tcase_add_test(tc, inherit_threads_flag_leaves_processes_out);
+	tcase_add_test(tc, inherit_tree_reads_live_members);
+	tcase_add_test(tc, inherit_tree_zero_and_refused);
 	if (model)
 		tcase_add_test(tc, inherit_refused_with_imode);
 	/* Once, on the plain module: the same code runs on every model. */

@@ -47,6 +47,7 @@ struct vperfctr {
 	int command_fd;
 	int status_fd;
 	int children_fd;	/* -1: a module without <tid>/children */
+	int tree_fd;		/* -1: a module without <tid>/tree (ABI 1.2) */
 	int ibs_fd;		/* <tid>/ibs, opened at first use; -1 */
 	char dir[32];		/* the files' directory; "": received */
 	pid_t tid;
@@ -379,6 +380,8 @@ static void vp_free(struct vperfctr *vp)
 		close(vp->status_fd);
 	if (vp->children_fd >= 0)
 		close(vp->children_fd);
+	if (vp->tree_fd >= 0)
+		close(vp->tree_fd);
 	if (vp->ibs_fd >= 0)
 		close(vp->ibs_fd);
 	free(vp);
@@ -450,6 +453,7 @@ static struct vperfctr *vp_alloc(pid_t tid)
 	vp->command_fd = -1;
 	vp->status_fd = -1;
 	vp->children_fd = -1;
+	vp->tree_fd = -1;
 	vp->ibs_fd = -1;
 	vp->tid = tid;
 	vp->state_size = sysconf(_SC_PAGESIZE);
@@ -457,12 +461,13 @@ static struct vperfctr *vp_alloc(pid_t tid)
 }
 
 /*
- * children came with inheritance: a module without it has no such file,
- * and its handles simply have no inherited totals to read.
+ * children came with inheritance, tree with ABI 1.2: a module without
+ * them has no such file, and its handles simply have no inherited
+ * totals to read.
  */
-static int vp_open_children(int dfd, int *fd)
+static int vp_open_optional(int dfd, const char *name, int *fd)
 {
-	if (!vp_openat(dfd, "children", O_RDONLY, fd))
+	if (!vp_openat(dfd, name, O_RDONLY, fd))
 		return 0;
 	return errno == ENOENT ? 0 : -1;
 }
@@ -489,7 +494,8 @@ static struct vperfctr *vp_open(const char *dir, pid_t tid, int self)
 	    vp_openat(dfd, "sums", O_RDONLY, &vp->sums_fd) ||
 	    vp_openat(dfd, "command", O_WRONLY, &vp->command_fd) ||
 	    vp_openat(dfd, "status", O_RDONLY, &vp->status_fd) ||
-	    vp_open_children(dfd, &vp->children_fd) ||
+	    vp_open_optional(dfd, "children", &vp->children_fd) ||
+	    vp_open_optional(dfd, "tree", &vp->tree_fd) ||
 	    (self && vp_open_state(vp, dfd, &info)))
 		goto fail_dir;
 	close(dfd);
@@ -694,6 +700,16 @@ int vperfctr_read_children(const struct vperfctr *vp,
 			 sizeof(*ch));
 }
 
+int vperfctr_read_tree(const struct vperfctr *vp, struct vperfctr_children *ch)
+{
+	if (vp->tree_fd < 0) {
+		errno = EOPNOTSUPP;
+		return -1;
+	}
+	return perfctr_io_result(pread(vp->tree_fd, ch, sizeof(*ch), 0),
+			 sizeof(*ch));
+}
+
 static int vp_command(const struct vperfctr *vp, __u32 cmd)
 {
 	return perfctr_io_result(pwrite(vp->command_fd, &cmd, sizeof(cmd), 0),
@@ -737,13 +753,15 @@ int vperfctr_unlink(const struct vperfctr *cvp)
 
 /*
  * Passing a handle to another process: one message on an AF_UNIX socket,
- * a struct vp_msg with the five files' descriptors (SCM_RIGHTS). The
+ * a struct vp_msg with the files' descriptors (SCM_RIGHTS): five, and
+ * tree's as the sixth where the module has it (magic "vpm2"). The
  * receiver treats it as hostile: anything but exactly this, on perfctr's
  * own files opened as vp_open() opens them, is refused and every
  * descriptor that came with it closed.
  */
-#define VP_MSG_MAGIC	0x76706d31U	/* "vpm1" */
-#define VP_MSG_NFDS	5
+#define VP_MSG_MAGIC_1	0x76706d31U	/* "vpm1": five, no tree */
+#define VP_MSG_MAGIC	0x76706d32U	/* "vpm2": six */
+#define VP_MSG_NFDS	6
 
 struct vp_msg {
 	__u32 magic;
@@ -757,10 +775,11 @@ static const size_t vp_msg_off[VP_MSG_NFDS] = {
 	offsetof(struct vperfctr, command_fd),
 	offsetof(struct vperfctr, status_fd),
 	offsetof(struct vperfctr, children_fd),
+	offsetof(struct vperfctr, tree_fd),
 };
 
 static const int vp_msg_mode[VP_MSG_NFDS] = {
-	O_RDWR, O_RDONLY, O_WRONLY, O_RDONLY, O_RDONLY
+	O_RDWR, O_RDONLY, O_WRONLY, O_RDONLY, O_RDONLY, O_RDONLY
 };
 
 static int *vp_msg_fd(struct vperfctr *vp, unsigned int i)
@@ -777,29 +796,31 @@ union vp_cmsg_buf {
 
 int vperfctr_send(const struct vperfctr *vp, int sock)
 {
+	unsigned int i, nfds = vp->tree_fd < 0 ? VP_MSG_NFDS - 1 : VP_MSG_NFDS;
 	struct vp_msg m = { VP_MSG_MAGIC, vp->tid };
 	struct iovec iov = { &m, sizeof(m) };
 	union vp_cmsg_buf u;
 	struct msghdr mh;
 	struct cmsghdr *c;
-	unsigned int i;
 	ssize_t n;
 
 	if (vp->children_fd < 0) {
 		errno = EOPNOTSUPP;
 		return -1;
 	}
+	if (nfds < VP_MSG_NFDS)
+		m.magic = VP_MSG_MAGIC_1;
 	memset(&u, 0, sizeof(u));
 	memset(&mh, 0, sizeof(mh));
 	mh.msg_iov = &iov;
 	mh.msg_iovlen = 1;
 	mh.msg_control = u.buf;
-	mh.msg_controllen = CMSG_SPACE(VP_MSG_NFDS * sizeof(int));
+	mh.msg_controllen = CMSG_SPACE(nfds * sizeof(int));
 	c = CMSG_FIRSTHDR(&mh);
 	c->cmsg_level = SOL_SOCKET;
 	c->cmsg_type = SCM_RIGHTS;
-	c->cmsg_len = CMSG_LEN(VP_MSG_NFDS * sizeof(int));
-	for (i = 0; i < VP_MSG_NFDS; i++)
+	c->cmsg_len = CMSG_LEN(nfds * sizeof(int));
+	for (i = 0; i < nfds; i++)
 		memcpy(CMSG_DATA(c) + i * sizeof(int),
 		       (const char *)vp + vp_msg_off[i], sizeof(int));
 	do
@@ -876,12 +897,13 @@ static int msg_check(const struct msghdr *mh, ssize_t n, const struct vp_msg *m,
 
 	if (!n && !nfds)
 		return -ENOMSG;			/* the peer closed */
-	if ((mh->msg_flags & MSG_CTRUNC) || nfds != VP_MSG_NFDS)
+	if ((mh->msg_flags & MSG_CTRUNC) ||
+	    (nfds != VP_MSG_NFDS && nfds != VP_MSG_NFDS - 1))
 		return -EPROTO;
-	if ((mh->msg_flags & MSG_TRUNC) || n != sizeof(*m) ||
-	    m->magic != VP_MSG_MAGIC || m->tid <= 0)
+	if ((mh->msg_flags & MSG_TRUNC) || n != sizeof(*m) || m->tid <= 0 ||
+	    m->magic != (nfds == VP_MSG_NFDS ? VP_MSG_MAGIC : VP_MSG_MAGIC_1))
 		return -EBADMSG;
-	for (i = 0; i < VP_MSG_NFDS; i++)
+	for (i = 0; i < nfds; i++)
 		if (!msg_fd_ok(fds[i], i))
 			return -EBADMSG;
 	return 0;

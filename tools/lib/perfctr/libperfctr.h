@@ -99,10 +99,11 @@ pid_t vperfctr_tid(const struct vperfctr *vp);
 
 /*
  * Passing a handle to another process: vperfctr_send() sends its files
- * (control, sums, command, status, children) and its tid as one message
+ * (control, sums, command, status, children, and tree where the module
+ * has it) and its tid as one message
  * on a connected AF_UNIX socket (SCM_RIGHTS). vperfctr_receive() makes a
  * remote handle (no state page) of them, refusing anything else with
- * ENOMSG (the peer closed), EPROTO (not five descriptors, or truncated)
+ * ENOMSG (the peer closed), EPROTO (not five or six descriptors, or truncated)
  * or EBADMSG (not the payload, or not perfctr's files as opened by
  * vperfctr_open()); it closes whatever descriptors came. The descriptors
  * go on working after the thread exits: they read its final counts.
@@ -124,6 +125,13 @@ int vperfctr_read_sums(const struct vperfctr *vp,
  */
 int vperfctr_read_children(const struct vperfctr *vp,
 			   struct vperfctr_children *ch);
+
+/*
+ * <tid>/tree (ABI 1.2): the same total with the live members' sums in
+ * it, each as of its last sample, for counts while a command runs.
+ * EOPNOTSUPP where the module has no tree file.
+ */
+int vperfctr_read_tree(const struct vperfctr *vp, struct vperfctr_children *ch);
 
 /* Commands (VPERFCTR_CMD_*); vperfctr_iresume() and _unlink() below. */
 int vperfctr_suspend(const struct vperfctr *vp);
