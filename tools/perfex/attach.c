@@ -29,14 +29,6 @@
 
 #include "perfex.h"
 
-/* ABI 1.2's, until the header has them: label is _reserved[0]. */
-#ifndef VPERFCTR_CONTROL_THREADS
-#define VPERFCTR_CONTROL_THREADS	0x00000004U
-#define CTL_LABEL(c)			((c)->_reserved[0])
-#else
-#define CTL_LABEL(c)			((c)->label)
-#endif
-
 #define MAX_THREADS	4096
 #define STOP_MS		2000	/* a thread not stopped by then is named */
 #define FILES_PER_ROOT	2	/* sums and children, for its final counts */
@@ -310,7 +302,7 @@ static int has_label(pid_t tid, __u32 label)
 	memset(&c, 0, sizeof(c));
 	if (vfile_io(tid, "control", &c, sizeof(c), 0))
 		return -1;
-	return CTL_LABEL(&c) == label;
+	return c.label == label;
 }
 
 static int unlink_set(pid_t tid)
@@ -637,7 +629,7 @@ static int ended(const struct attach *a, const struct thread *t)
 	if (!same_thread(t))
 		return 1;
 	/* Unreadable without CAP_SYS_PTRACE: then only its exit tells. */
-	return has_label(t->tid, CTL_LABEL(&a->ctl)) == 0;
+	return has_label(t->tid, a->ctl.label) == 0;
 }
 
 /* A thread slow to stop at the start: counted from when it stops. */
@@ -690,7 +682,7 @@ static void unclean(struct att_run *r, const struct thread *t,
 {
 	fprintf(stderr,
 		"perfex: thread %d (process %d) may keep perfex's counter set (label %#x): %s%s%s; it costs it a little at each switch until it exits: stop whatever holds it (strace, gdb) and run perfex again to count it, or restart it\n",
-		(int)t->tid, (int)t->tgid, CTL_LABEL(&r->a.ctl), why,
+		(int)t->tid, (int)t->tgid, r->a.ctl.label, why,
 		err ? ": " : "", err ? strerror(err) : "");
 	r->unclean++;
 }
@@ -753,7 +745,7 @@ static void end_stop(struct att_run *r)
 static void end_sort(struct att_run *r)
 {
 	struct attach *a = &r->a;
-	__u32 label = CTL_LABEL(&a->ctl);
+	__u32 label = a->ctl.label;
 	unsigned int i;
 	char why[96];
 	int has;
@@ -789,7 +781,7 @@ static void name_foreign(const struct attach *a, const struct thread *t)
 		return;
 	fprintf(stderr,
 		"perfex: note: thread %d has a counter set that is not this perfex's (label %#x, not %#x): left alone, and not counted\n",
-		(int)t->tid, CTL_LABEL(&c), CTL_LABEL(&a->ctl));
+		(int)t->tid, c.label, a->ctl.label);
 }
 
 /* A root's own counts and its exited members': before any unlink. */
@@ -870,7 +862,7 @@ static int att_end(void *arg)
 	if (a->full)
 		fprintf(stderr,
 			"perfex: more than %d threads: those perfex did not see may keep its counter set (label %#x) until they exit; count fewer threads\n",
-			MAX_THREADS, CTL_LABEL(&a->ctl));
+			MAX_THREADS, a->ctl.label);
 	r->unclean += a->full;
 	return 0;
 }
@@ -908,7 +900,7 @@ static int make_control(struct attach *a, const struct plan *p)
 		}
 	a->ctl = p->ctl;
 	a->ctl.flags |= VPERFCTR_CONTROL_INHERIT | VPERFCTR_CONTROL_THREADS;
-	CTL_LABEL(&a->ctl) = label;
+	a->ctl.label = label;
 	return 0;
 }
 

@@ -37,13 +37,6 @@
 #define WORK_MS	150
 #define MANY	300	/* threads: 5 files each would pass 1024 */
 
-/* ABI 1.2's label, until the header has it (perfex's attach.c too). */
-#ifdef VPERFCTR_CONTROL_THREADS
-#define CTL_LABEL(c)	((c)->label)
-#else
-#define CTL_LABEL(c)	((c)->_reserved[0])
-#endif
-
 /* --- the target, and perfex's command --- */
 
 static void spin_ms(int ms)
@@ -116,7 +109,7 @@ static void *relabel(void *ready)
 		perror("check_perfex --target: its control");
 		_exit(3);
 	}
-	CTL_LABEL(&c) ^= 0x5a5a;
+	c.label ^= 0x5a5a;
 	if (pwrite(fd, &c, sizeof(c), 0) != sizeof(c)) {
 		perror("check_perfex --target: its relabelled control");
 		_exit(3);
