@@ -689,6 +689,78 @@ START_TEST(exec_ends_the_count)
 	stop_target();
 }
 
+/* The table and -j parse too; -j's tsc is the work's. */
+START_TEST(formats_parse)
+{
+	char id[16], title[96];
+	const char *argv[12] = {
+		"-p", id, "-e", PX_EVENTS, "--", px_self(), KICK_ARG, "w"
+	};
+	const char *json[12] = {
+		"-p", id, "-e", PX_EVENTS, "-j", "--", px_self(), KICK_ARG, "w"
+	};
+	struct px_row rows[PX_MAX_ROWS];
+	struct px_result r;
+	double tsc;
+
+	start_target();
+	snprintf(id, sizeof(id), "%d", (int)target);
+	px_plain_cpuid();
+	px_run(&r, _i ? json : argv);
+	ck_assert_msg(r.status == 0, "status %d:\n%s", r.status, r.err);
+	if (!_i) {
+		snprintf(title, sizeof(title),
+			 " Performance counter stats for process id '%d':",
+			 (int)target);
+		ck_assert_msg(strstr(r.err, title), "%s", r.err);
+		ck_assert_msg(strstr(r.err, " tsc"), "%s", r.err);
+		stop_target();
+		return;
+	}
+	ck_assert_msg(px_json(r.err, rows, PX_MAX_ROWS, 0) == 3, "%s", r.err);
+	ck_assert_str_eq(rows[2].name, "tsc");
+	tsc = strtod(rows[2].value, NULL);
+	ck_assert_msg(tsc >= ticks(WORK_MS) * 9 / 10 &&
+		      tsc < ticks(WORK_MS) * 3 + ticks(500), "%s", r.err);
+	stop_target();
+}
+
+/*
+ * SIGTERM and SIGHUP, with a command or not, never leave a set: without
+ * one they end the count, with one they go on to it and perfex cleans
+ * up after it.
+ */
+static const char *const term_cmd[][2] = { { NULL }, { "sleep", "5" } };
+
+START_TEST(term_leaves_no_set)
+{
+	static const int sigs[] = { SIGTERM, SIGHUP };
+	char id[16], status[64];
+	const char *argv[10] = { "-p", id, "-x", ";", "-e", PX_EVENTS };
+	struct px_result r;
+	int i;
+
+	start_target();
+	snprintf(id, sizeof(id), "%d", (int)target);
+	if (_i) {
+		argv[6] = "--";
+		argv[7] = term_cmd[_i][0];
+		argv[8] = term_cmd[_i][1];
+	}
+	for (i = 0; i < 2; i++) {
+		px_plain_cpuid();
+		px_run_signalled(&r, argv, sigs[i], 500);
+		ck_assert_msg(r.status == (_i ? 128 + sigs[i] : 0),
+			      "signal %d: status %d:\n%s", sigs[i], r.status,
+			      r.err);
+		ck_assert_int_eq(nrows(&r), 3);
+		thread_status(target, status, sizeof(status));
+		ck_assert_str_eq(status, "none");
+		assert_free(target, target);
+	}
+	stop_target();
+}
+
 void px_attach_tcase(struct Suite *s)
 {
 	struct TCase *tc = add_tcase(s, "attach", NULL, NULL);
@@ -702,6 +774,8 @@ void px_attach_tcase(struct Suite *s)
 	tcase_add_test(tc, end_goes_on_past_a_traced_thread);
 	tcase_add_test(tc, many_threads_within_the_fd_limit);
 	tcase_add_test(tc, exec_ends_the_count);
+	tcase_add_loop_test(tc, formats_parse, 0, 2);
+	tcase_add_loop_test(tc, term_leaves_no_set, 0, ARRAY_SIZE(term_cmd));
 	tcase_add_loop_test(tc, refuses_bad_options, 0, ARRAY_SIZE(bad_argv));
 	tcase_add_test(tc, refuses_no_such_process);
 	tcase_add_test(tc, refuses_without_ptrace_permission);
