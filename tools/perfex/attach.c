@@ -816,6 +816,9 @@ static int end_read(struct att_run *r)
 	for (i = 0; i < a->n; i++) {
 		struct thread *t = &a->t[i];
 
+		/* One that could not be stopped: as of its last sample. */
+		if (t->root && !t->stopped && !t->gone)
+			t->ours = has_label(t->tid, r->a.ctl.label) == 1;
 		if (t->root && (t->gone || t->ours) && read_root(r, t))
 			ret = -1;
 	}
@@ -854,7 +857,7 @@ static int att_end(void *arg)
 		struct thread *t = &a->t[i];
 
 		name_foreign(a, t);
-		if (t->ours && unlink_set(t->tid))
+		if (t->ours && t->stopped && unlink_set(t->tid))
 			unclean(r, t, "its set could not be removed", errno);
 		let_go(t);
 		close_files(t);
