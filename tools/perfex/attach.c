@@ -45,6 +45,7 @@ struct thread {
 	unsigned char skipped;	/* had a set of its own at the start */
 	unsigned char ours;	/* at the end: carries our label */
 	int err;		/* why it could not be stopped at the end */
+	double asked;		/* when PTRACE_INTERRUPT was sent, in ms */
 };
 
 struct attach {
@@ -228,6 +229,7 @@ static int stop(struct thread *t, double deadline)
 		if (ptrace(PTRACE_SEIZE, t->tid, NULL, NULL))
 			return -1;
 		t->seized = 1;
+		t->asked = now_ms();
 		if (ptrace(PTRACE_INTERRUPT, t->tid, NULL, NULL)) {
 			err = errno;
 			ptrace(PTRACE_DETACH, t->tid, NULL, NULL);
@@ -721,7 +723,6 @@ static void end_stop(struct att_run *r)
 {
 	struct timespec ms = { 0, 1000000 };
 	struct attach *a = &r->a;
-	double deadline = now_ms() + STOP_MS;
 	unsigned int i, g;
 	int waiting, more;
 
@@ -732,9 +733,9 @@ static void end_stop(struct att_run *r)
 		do {	/* all interrupted first, then waited for together */
 			waiting = 0;
 			for (i = 0; i < a->n; i++)
-				waiting |= end_stop_one(&a->t[i]) > 0;
-		} while (waiting && now_ms() < deadline &&
-			 !nanosleep(&ms, NULL));
+				waiting |= end_stop_one(&a->t[i]) > 0 &&
+					   now_ms() < a->t[i].asked + STOP_MS;
+		} while (waiting && !nanosleep(&ms, NULL));
 	} while (more);
 }
 

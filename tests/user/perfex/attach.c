@@ -374,7 +374,7 @@ START_TEST(attach_counts_the_work)
 	snprintf(id, sizeof(id), "%d", (int)target);
 	px_plain_cpuid();
 	px_run(&r, argv);
-	ck_assert_msg(r.status == 0, "status %d:\n%s", r.status, r.err);
+	ck_assert_msg(r.status == 0, "status %d:\n%.3000s", r.status, r.err);
 	check_counts(&r, WORK_MS);
 	thread_status(target, status, sizeof(status));
 	ck_assert_str_eq(status, "none");
@@ -397,7 +397,7 @@ START_TEST(new_threads_counted)
 	snprintf(id, sizeof(id), "%d", (int)target);
 	px_plain_cpuid();
 	px_run(&r, argv);
-	ck_assert_msg(r.status == 0, "status %d:\n%s", r.status, r.err);
+	ck_assert_msg(r.status == 0, "status %d:\n%.3000s", r.status, r.err);
 	check_counts(&r, 2 * WORK_MS);
 	stop_target();
 }
@@ -425,7 +425,7 @@ START_TEST(exit_keeps_final_counts)
 	ck_assert_int_eq(pthread_create(&t, NULL, kick_exit_later, NULL), 0);
 	px_run(&r, argv);	/* no command: it ends as the target does */
 	pthread_join(t, NULL);
-	ck_assert_msg(r.status == 0, "status %d:\n%s", r.status, r.err);
+	ck_assert_msg(r.status == 0, "status %d:\n%.3000s", r.status, r.err);
 	ck_assert_int_eq(waitpid(target, &status, 0), target);
 	target = 0;
 	check_counts(&r, WORK_MS);
@@ -445,7 +445,7 @@ START_TEST(own_set_left_alone)
 	snprintf(id, sizeof(id), "%d", (int)target);
 	px_plain_cpuid();
 	px_run(&r, argv);
-	ck_assert_msg(r.status == 1, "status %d:\n%s", r.status, r.err);
+	ck_assert_msg(r.status == 1, "status %d:\n%.3000s", r.status, r.err);
 	ck_assert_msg(strstr(r.err, "has a counter set of its own already"),
 		      "%s", r.err);
 	ck_assert_msg(strstr(r.err, "no thread left to count"), "%s", r.err);
@@ -477,7 +477,7 @@ START_TEST(refuses_bad_options)
 
 	px_plain_cpuid();
 	px_run(&r, bad_argv[_i]);
-	ck_assert_msg(r.status == 2, "status %d:\n%s", r.status, r.err);
+	ck_assert_msg(r.status == 2, "status %d:\n%.3000s", r.status, r.err);
 	ck_assert_msg(strstr(r.err, bad_says[_i]), "%s", r.err);
 }
 
@@ -488,7 +488,7 @@ START_TEST(refuses_no_such_process)
 
 	px_plain_cpuid();
 	px_run(&r, argv);
-	ck_assert_msg(r.status == 1, "status %d:\n%s", r.status, r.err);
+	ck_assert_msg(r.status == 1, "status %d:\n%.3000s", r.status, r.err);
 	ck_assert_msg(strstr(r.err, "no such process"), "%s", r.err);
 }
 
@@ -503,7 +503,7 @@ START_TEST(refuses_without_ptrace_permission)
 	snprintf(id, sizeof(id), "%d", (int)target);
 	px_plain_cpuid();
 	px_run_nobody(&r, argv);
-	ck_assert_msg(r.status == 1, "status %d:\n%s", r.status, r.err);
+	ck_assert_msg(r.status == 1, "status %d:\n%.3000s", r.status, r.err);
 	ck_assert_msg(strstr(r.err, "ptrace's permission"), "%s", r.err);
 	thread_status(target, status, sizeof(status));
 	ck_assert_str_eq(status, "none");
@@ -533,7 +533,7 @@ START_TEST(forked_child_has_no_set)
 	snprintf(id, sizeof(id), "%d", (int)target);
 	px_plain_cpuid();
 	px_run(&r, argv);
-	ck_assert_msg(r.status == 0, "status %d:\n%s", r.status, r.err);
+	ck_assert_msg(r.status == 0, "status %d:\n%.3000s", r.status, r.err);
 	ck_assert_int_eq(nrows(&r), 3);
 	ck_assert_int_eq(aux_ids(&child, 1), 1);
 	thread_status(child, status, sizeof(status));
@@ -559,7 +559,7 @@ START_TEST(foreign_label_left_alone)
 	snprintf(id, sizeof(id), "%d", (int)target);
 	px_plain_cpuid();
 	px_run(&r, argv);
-	ck_assert_msg(r.status == 0, "status %d:\n%s", r.status, r.err);
+	ck_assert_msg(r.status == 0, "status %d:\n%.3000s", r.status, r.err);
 	ck_assert_int_eq(aux_ids(&tid, 1), 1);
 	snprintf(says, sizeof(says), "thread %d has a counter set that is not this perfex's",
 		 (int)tid);
@@ -612,7 +612,7 @@ START_TEST(end_goes_on_past_a_traced_thread)
 	px_run(&r, argv);
 	sem_wait(&traced);
 	ck_assert_int_eq(held, tid);
-	ck_assert_msg(r.status == 1, "status %d:\n%s", r.status, r.err);
+	ck_assert_msg(r.status == 1, "status %d:\n%.3000s", r.status, r.err);
 	snprintf(says, sizeof(says), "thread %d (process %d) may keep perfex's counter set",
 		 (int)tid, (int)target);
 	ck_assert_msg(strstr(r.err, says), "%s", r.err);
@@ -648,7 +648,7 @@ START_TEST(many_threads_within_the_fd_limit)
 	ck_assert_int_eq(setrlimit(RLIMIT_NOFILE, &lim), 0);
 	px_run(&r, argv);
 	ck_assert_int_eq(setrlimit(RLIMIT_NOFILE, &old), 0);
-	ck_assert_msg(r.status == 0, "status %d:\n%s", r.status, r.err);
+	ck_assert_msg(r.status == 0, "status %d:\n%.3000s", r.status, r.err);
 	check_counts(&r, WORK_MS);	/* the parked ones count nothing */
 	for (i = 0; i < MANY; i++) {
 		thread_status(tids[i], status, sizeof(status));
@@ -682,7 +682,7 @@ START_TEST(exec_ends_the_count)
 	ck_assert_int_eq(pthread_create(&t, NULL, kick_later, "X"), 0);
 	px_run(&r, argv);	/* no command: it ends at the exec */
 	pthread_join(t, NULL);
-	ck_assert_msg(r.status == 0, "status %d:\n%s", r.status, r.err);
+	ck_assert_msg(r.status == 0, "status %d:\n%.3000s", r.status, r.err);
 	ck_assert_int_eq(nrows(&r), 3);
 	thread_status(target, status, sizeof(status));
 	ck_assert_str_eq(status, "none");
@@ -708,7 +708,7 @@ START_TEST(formats_parse)
 	snprintf(id, sizeof(id), "%d", (int)target);
 	px_plain_cpuid();
 	px_run(&r, _i ? json : argv);
-	ck_assert_msg(r.status == 0, "status %d:\n%s", r.status, r.err);
+	ck_assert_msg(r.status == 0, "status %d:\n%.3000s", r.status, r.err);
 	if (!_i) {
 		snprintf(title, sizeof(title),
 			 " Performance counter stats for process id '%d':",
