@@ -52,8 +52,7 @@ static void vp_member_gone(struct vperfctr *v, bool lost)
 
 	raw_spin_lock_irqsave(&t->lock, flags);
 	t->ch.live--;
-	list_del_init(&v->tree_node);
-	t->nmembers--;
+	list_del_init(&v->tree_link.node);
 	if (lost)
 		t->ch.lost++;
 	else
@@ -90,9 +89,15 @@ static int vp_adopt(struct vperfctr *v)
 	if (!err && uses_hw)
 		err = vp_hw_get();
 	if (!err) {
-		/* Unseen so far: no locking, no seq. */
+		struct vp_creds creds;
+		unsigned long flags;
+
+		/* Unseen by lookups so far, but not by <tid>/tree's readers. */
+		vp_creds_take(&creds, current);
+		raw_spin_lock_irqsave(&v->lock, flags);
 		v->page->cpu = *new;
-		vp_creds_take(&v->creds, current);
+		v->creds = creds;
+		raw_spin_unlock_irqrestore(&v->lock, flags);
 		v->reserved = uses_hw;
 		v->spare = prep.spare;
 		prep.spare = NULL;
@@ -161,12 +166,12 @@ static void vp_queue_refill(struct vperfctr *v)
 	refcount_dec(&v->refs);		/* the owner's is left */
 }
 
-/* @s, a spare, becomes @child's set, to be set up by @child. */
+/*
+ * @s, a spare, becomes @child's set, to be set up by @child: its owner,
+ * tree and control are set already, before <tid>/tree could see it.
+ */
 static void vp_member_start(struct vperfctr *s, struct task_struct *child)
 {
-	get_task_struct(child);
-	s->owner = child;
-	s->exec_id = READ_ONCE(child->self_exec_id);
 	__module_get(THIS_MODULE);	/* the parent's set holds one */
 	init_task_work(&s->twork, vp_adopt_fn);
 	/* Fails only for a child already past its exit's task_work. */
@@ -189,21 +194,23 @@ void vp_fork_member(struct vperfctr *v, struct task_struct *child)
 		t = NULL;
 	if (t) {
 		swap(s, v->spare);
+		if (s) {
+			refcount_inc(&t->refs);
+			s->tree = t;
+			s->uctl = v->uctl;
+			s->page->cpu.control = v->page->cpu.control;
+			get_task_struct(child);
+			s->owner = child;
+			s->exec_id = READ_ONCE(child->self_exec_id);
+		}
 		raw_spin_lock(&t->lock);
 		if (s) {
 			t->ch.live++;
-			list_add_tail(&s->tree_node, &t->members);
-			t->nmembers++;
+			list_add_tail(&s->tree_link.node, &t->members);
 		} else {
 			t->ch.lost++;	/* no memory for it at the last refill */
 		}
 		raw_spin_unlock(&t->lock);
-	}
-	if (s) {
-		refcount_inc(&t->refs);
-		s->tree = t;
-		s->uctl = v->uctl;
-		s->page->cpu.control = v->page->cpu.control;
 	}
 	raw_spin_unlock_irqrestore(&v->lock, flags);
 	if (t)
@@ -214,84 +221,172 @@ void vp_fork_member(struct vperfctr *v, struct task_struct *child)
 
 /* How often <tid>/tree starts again before it gives up with -EAGAIN. */
 #define VP_TREE_TRIES	8
+/* Members referenced a lock hold: the interrupts stay off that long. */
+#define VP_TREE_BATCH	128
 
-/* Under t->lock: up to @max members referenced in @m; how many, or -1. */
-static int vp_tree_grab(struct vp_tree *t, struct vperfctr **m,
-			unsigned int max, struct vperfctr_children *ch)
+/* One read of <tid>/tree: the members referenced, where the walk is. */
+struct vp_tree_walk {
+	struct vp_tree *t;
+	struct vperfctr **m;
+	unsigned int n, max;
+	struct vp_tree_link mark;	/* on t->members, after the last */
+	struct vperfctr_children ch;	/* the total, at the walk's end */
+	u64 folds;			/* t->folds then */
+};
+
+/* Room for more members: the array doubled, outside the lock. */
+static int vp_tree_grow(struct vp_tree_walk *w)
 {
-	struct vperfctr *v;
-	int n = 0;
+	unsigned int max = w->max ? 2 * w->max : VP_TREE_BATCH;
+	struct vperfctr **m;
 
-	lockdep_assert_held(&t->lock);
-	if (t->nmembers > max)
-		return -1;
-	*ch = t->ch;
-	list_for_each_entry(v, &t->members, tree_node) {
-		/* On the list, not folded: its owner's reference holds. */
-		refcount_inc(&v->refs);
-		m[n++] = v;
-	}
-	return n;
+	m = kvmalloc_array(max, sizeof(*m), GFP_KERNEL_ACCOUNT);
+	if (!m)
+		return -ENOMEM;
+	if (w->n)
+		memcpy(m, w->m, w->n * sizeof(*m));
+	kvfree(w->m);
+	w->m = m;
+	w->max = max;
+	return 0;
 }
 
 /*
- * Adds the sums of the members grabbed to @ch and drops them: false if
- * one left the tree since, whose sums went to a total read before.
- * A member that exited since has its final sums in its page, not in
- * @ch: each is counted once either way.
+ * Under t->lock: references the members after the walk's mark, a batch
+ * at most, and moves the mark past them. At the list's end it takes the
+ * total and returns true: every member is then either in the total
+ * (folded before) or referenced, or it was made after its place was
+ * passed (counted from the next read on).
  */
-static bool vp_tree_add(struct vp_tree *t, struct vperfctr **m, int n,
-			struct vperfctr_children *ch)
+static bool vp_tree_batch(struct vp_tree_walk *w)
+{
+	struct list_head *pos = w->mark.node.next, *end = &w->t->members;
+	struct vp_tree_link *l;
+	struct vperfctr *v;
+	unsigned int k = 0;
+
+	lockdep_assert_held(&w->t->lock);
+	/* Other readers' marks count too: the lock hold stays bounded. */
+	for (; pos != end && k < VP_TREE_BATCH && w->n < w->max;
+	     pos = pos->next, k++) {
+		l = list_entry(pos, struct vp_tree_link, node);
+		if (l->mark)
+			continue;
+		v = container_of(l, struct vperfctr, tree_link);
+		/* On the list, not folded: its owner's reference holds. */
+		refcount_inc(&v->refs);
+		w->m[w->n++] = v;
+	}
+	list_move_tail(&w->mark.node, pos);
+	if (pos != end)
+		return false;
+	list_del_init(&w->mark.node);
+	w->ch = w->t->ch;
+	w->folds = w->t->folds;
+	return true;
+}
+
+/* References every member, a batch a lock hold; 0 or -ENOMEM. */
+static int vp_tree_refs(struct vp_tree_walk *w)
+{
+	struct vp_tree *t = w->t;
+	unsigned long flags;
+	bool done = false;
+	int err = 0;
+
+	raw_spin_lock_irqsave(&t->lock, flags);
+	list_add(&w->mark.node, &t->members);
+	raw_spin_unlock_irqrestore(&t->lock, flags);
+	while (!done) {
+		if (w->n == w->max)
+			err = vp_tree_grow(w);
+		raw_spin_lock_irqsave(&t->lock, flags);
+		if (err)
+			list_del_init(&w->mark.node);
+		else
+			done = vp_tree_batch(w);
+		raw_spin_unlock_irqrestore(&t->lock, flags);
+		if (err)
+			return err;
+		cond_resched();
+	}
+	return 0;
+}
+
+/*
+ * Whether @v's owner still is as its set was made: the same ids, and
+ * dumpable. A member that made itself undumpable (or an exiting one)
+ * is not shown live: its final sums reach the total as it exits, as
+ * they reach children.
+ */
+static bool vp_member_visible(struct vperfctr *v, struct vp_creds *now)
+{
+	vp_creds_take(now, v->owner);
+	return vp_task_dumpable(v->owner);
+}
+
+/*
+ * Adds the walked members' sums to the total: a live one's as of its
+ * last sample, one folded since the total was taken by its final sums.
+ * False if one left the tree since, by a new control: its sums went to
+ * a total not read.
+ */
+static bool vp_tree_add(struct vp_tree_walk *w)
 {
 	struct perfctr_sum_ctrs s;
+	struct vp_creds now;
 	unsigned long flags;
-	bool same = true;
-	unsigned int j;
-	int i;
+	bool same = true, show, add;
+	struct vperfctr *v;
+	unsigned int i, j;
 
-	for (i = 0; i < n; i++) {
-		raw_spin_lock_irqsave(&m[i]->lock, flags);
-		same = same && m[i]->tree == t;
-		if (same)
-			vp_fill_sums(m[i], &s);
-		raw_spin_unlock_irqrestore(&m[i]->lock, flags);
-		if (same) {
-			ch->sums.tsc += s.tsc;
+	for (i = 0; i < w->n; i++) {
+		v = w->m[i];
+		show = same && vp_member_visible(v, &now);
+		raw_spin_lock_irqsave(&v->lock, flags);
+		if (v->tree != w->t && v->fold_at > w->folds)
+			same = false;
+		add = same && show && v->tree == w->t &&
+		      (!v->folded || v->fold_at > w->folds) &&
+		      vp_creds_eq(&now, &v->creds);
+		if (add)
+			vp_fill_sums(v, &s);
+		raw_spin_unlock_irqrestore(&v->lock, flags);
+		if (add) {
+			w->ch.sums.tsc += s.tsc;
 			for (j = 0; j < PERFCTR_NR_PMCS; j++)
-				ch->sums.pmc[j] += s.pmc[j];
+				w->ch.sums.pmc[j] += s.pmc[j];
 		}
-		vp_put(m[i]);
+		vp_put(v);
 	}
+	w->n = 0;
 	return same;
 }
 
 /*
- * <tid>/tree: the tree's total with its live members' sums added, each
- * as of its last sample. Costs its reader only: the members are
- * referenced under the tree's lock, then read one by one under their
- * own, the lock order of vp_fold().
+ * <tid>/tree: the tree's total with its live members' sums added. Costs
+ * its reader only: the members are referenced under the tree's lock, a
+ * batch at a time, then read one by one under their own.
  */
 int vp_tree_total(struct vp_tree *t, struct vperfctr_children *ch)
 {
-	struct vperfctr **m;
-	unsigned long flags;
-	unsigned int max;
-	int tries, n;
+	struct vp_tree_walk w = { .t = t, .mark.mark = true };
+	int tries, err = -EAGAIN;	/* its members keep leaving */
 
+	INIT_LIST_HEAD(&w.mark.node);
 	for (tries = 0; tries < VP_TREE_TRIES; tries++) {
-		max = READ_ONCE(t->nmembers) + 16;
-		m = kvmalloc_array(max, sizeof(*m), GFP_KERNEL_ACCOUNT);
-		if (!m)
-			return -ENOMEM;
-		raw_spin_lock_irqsave(&t->lock, flags);
-		n = vp_tree_grab(t, m, max, ch);
-		raw_spin_unlock_irqrestore(&t->lock, flags);
-		if (n >= 0 && vp_tree_add(t, m, n, ch)) {
-			kvfree(m);
-			return 0;
+		err = vp_tree_refs(&w);
+		if (err) {
+			vp_tree_add(&w);	/* drops the references */
+			break;
 		}
-		kvfree(m);
-		cond_resched();
+		if (vp_tree_add(&w)) {
+			*ch = w.ch;
+			err = 0;
+			break;
+		}
+		err = -EAGAIN;
 	}
-	return -EAGAIN;		/* its members keep coming and leaving */
+	kvfree(w.m);
+	return err;
 }

@@ -445,8 +445,8 @@ void vp_fold(struct vperfctr *v)
 		t->ch.sums.pmc[i] += st->pmc[i].sum;
 	t->ch.live--;
 	t->ch.exited++;
-	list_del_init(&v->tree_node);
-	t->nmembers--;
+	list_del_init(&v->tree_link.node);
+	v->fold_at = ++t->folds;
 	raw_spin_unlock(&t->lock);
 }
 
@@ -610,7 +610,7 @@ void vp_free_spare(struct vperfctr *v)
 static void vp_free(struct vperfctr *v)
 {
 	vp_ibs_retire(v->ibs);	/* stopped: the owner left its CPU */
-	WARN_ON_ONCE(!list_empty(&v->tree_node));	/* folded or gone */
+	WARN_ON_ONCE(!list_empty(&v->tree_link.node));	/* folded or gone */
 	if (v->spare)
 		vp_free_spare(v->spare);
 	vp_tree_put(v->tree);
@@ -690,7 +690,7 @@ struct vperfctr *vp_alloc(void)
 	v->page->magic = VPERFCTR_STATE_MAGIC;
 	raw_spin_lock_init(&v->lock);
 	refcount_set(&v->refs, 1);
-	INIT_LIST_HEAD(&v->tree_node);
+	INIT_LIST_HEAD(&v->tree_link.node);
 	preempt_notifier_init(&v->pn, &vp_preempt_ops);
 	init_task_work(&v->sig_twork, vp_signal_fn);
 	return v;

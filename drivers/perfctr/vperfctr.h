@@ -84,15 +84,21 @@ enum vp_life {
  * made by the root's owner (and theirs, on down) got at their birth.
  * Each member adds its sums once, as it exits or leaves the tree.
  * Referenced by the root and by every member. The members not yet in
- * ch.sums are on members, for <tid>/tree's readers only: no context
- * switch looks at it.
+ * ch.sums are on members, with the marks of <tid>/tree's readers, for
+ * those readers only: no context switch looks at it.
  */
 struct vp_tree {
 	raw_spinlock_t lock;
 	refcount_t refs;
 	struct vperfctr_children ch;
-	struct list_head members;	/* vperfctr.tree_node, under lock */
-	unsigned int nmembers;
+	struct list_head members;	/* vp_tree_link.node, under lock */
+	u64 folds;			/* members folded into ch, ever */
+};
+
+/* On a tree's members: a member's, or a reader's mark (inherit.c). */
+struct vp_tree_link {
+	struct list_head node;
+	bool mark;
 };
 
 struct vperfctr {
@@ -121,7 +127,8 @@ struct vperfctr {
 	bool evicted;			/* lost it to vperfctr_reclaim() */
 	/* Inheritance: the tree this set roots, or is a member of. */
 	struct vp_tree *tree;
-	struct list_head tree_node;	/* on tree->members until folded */
+	struct vp_tree_link tree_link;	/* on tree->members until folded */
+	u64 fold_at;			/* tree->folds as it folded */
 	bool root;
 	bool folded;			/* a member's sums are in its tree */
 	bool refill_queued;

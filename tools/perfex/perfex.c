@@ -35,9 +35,9 @@
 static void print_usage(FILE *f)
 {
 	fprintf(f,
-		"usage: perfex [-e EVENT[,EVENT...]]... [-x SEP | -j] [-o FILE] [-r N]\n"
-		"              [--] COMMAND [ARG...]\n"
-		"       perfex -a | -C LIST [-A] [-e EVENT...] [-x SEP | -j] [-o FILE]\n"
+		"usage: perfex [-e EVENT[,EVENT...]]... [-x SEP | -j] [-o FILE] [--per-thread]\n"
+		"              [-r N | -I MSEC] [--] COMMAND [ARG...]\n"
+		"       perfex -a | -C LIST [-A] [-I MSEC] [-e EVENT...] [-x SEP | -j] [-o FILE]\n"
 		"              [-r N] [[--] COMMAND [ARG...]]\n"
 		"       perfex -p PID[,PID...] | -t TID[,TID...] [-e EVENT...] [-x SEP | -j]\n"
 		"              [-o FILE] [[--] COMMAND [ARG...]]\n"
@@ -71,6 +71,10 @@ static void print_help(FILE *f)
 		"  -p PID[,PID...], -t TID[,TID...]\n"
 		"             the running processes (all their threads) or threads,\n"
 		"             while COMMAND runs or until ^C; ptrace's permission\n"
+		"  -I MSEC    print the counts of every MSEC ms (10 or more) as it\n"
+		"             goes, with a time column, as perf stat -I\n"
+		"  --per-thread  a row per thread of COMMAND, each thread's own\n"
+		"             counts as it exited (perfex traces COMMAND)\n"
 		"  --ibs-op=MAXCNT, --ibs-fetch=MAXCNT\n"
 		"             AMD IBS: sample one op (fetch) of COMMAND's first thread\n"
 		"             in MAXCNT cycles (fetches), a multiple of 16, decimal or\n"
@@ -245,10 +249,29 @@ static int parse_repeat(struct opts *o, const char *arg)
 	return 0;
 }
 
+/* perf stat's bounds: 10 ms at least; an hour at most, ours. */
+static int parse_interval(struct opts *o, const char *arg)
+{
+	unsigned long n;
+	char *end;
+
+	errno = 0;
+	n = strtoul(arg, &end, 10);
+	if (errno || *end || end == arg || arg[0] == '-' || n < 10 ||
+	    n > 3600000) {
+		fprintf(stderr,
+			"perfex: -I %s: give the interval in milliseconds, 10 to 3600000 (e.g. -I 1000)\n",
+			arg);
+		return -1;
+	}
+	o->interval_ms = n;
+	return 0;
+}
+
 /* The long options that have no letter. */
 enum {
 	OPT_CPUID = 'U', OPT_PRINT_CONTROL = 'P', OPT_TABLE = 'T',
-	OPT_VERSION = 'V',
+	OPT_VERSION = 'V', OPT_PER_THREAD = 'W',
 	OPT_P4PE = 256, OPT_P4PMV,
 	OPT_IBS_OP, OPT_IBS_FETCH, OPT_IBS_OPS, OPT_IBS_RAND, OPT_IBS_KERNEL,
 };
@@ -356,6 +379,11 @@ static int parse_option(struct opts *o, int c)
 	case 't':
 		o->thread_list = optarg;
 		break;
+	case 'I':
+		return parse_interval(o, optarg);
+	case OPT_PER_THREAD:
+		o->per_thread = 1;
+		break;
 	case 'h':
 		print_help(stdout);
 		exit(0);
@@ -384,6 +412,8 @@ static int parse_args(struct opts *o, int argc, char **argv)
 		{ "no-aggr", no_argument, NULL, 'A' },
 		{ "pid", required_argument, NULL, 'p' },
 		{ "tid", required_argument, NULL, 't' },
+		{ "interval-print", required_argument, NULL, 'I' },
+		{ "per-thread", no_argument, NULL, OPT_PER_THREAD },
 		{ "cpuid", required_argument, NULL, OPT_CPUID },
 		{ "print-control", no_argument, NULL, OPT_PRINT_CONTROL },
 		{ "table", no_argument, NULL, OPT_TABLE },
@@ -404,7 +434,7 @@ static int parse_args(struct opts *o, int argc, char **argv)
 	int c;
 
 	o->repeat = 1;
-	while ((c = getopt_long(argc, argv, "+live:x:jo:r:haC:Ap:t:", longopts,
+	while ((c = getopt_long(argc, argv, "+live:x:jo:r:haC:AI:p:t:", longopts,
 				NULL)) != -1)
 		if (parse_option(o, c))
 			return -1;
@@ -433,6 +463,23 @@ static int parse_args(struct opts *o, int argc, char **argv)
 	if (o->repeat > 1 && (o->pid_list || o->thread_list)) {
 		fprintf(stderr,
 			"perfex: -r repeats a command; with -p or -t count once\n");
+		return -1;
+	}
+	if (o->per_thread && (o->repeat > 1 || o->ibs.flags ||
+			      o->interval_ms || o->all_cpus || o->cpu_list ||
+			      o->pid_list || o->thread_list)) {
+		fprintf(stderr,
+			"perfex: --per-thread counts one run of a command, thread by thread: drop -r, -I, -a, -C, -p, -t and --ibs-*, or --per-thread\n");
+		return -1;
+	}
+	if (o->interval_ms && (o->pid_list || o->thread_list)) {
+		fprintf(stderr,
+			"perfex: -I does not print -p's or -t's counts as it goes: drop -I, or count a command\n");
+		return -1;
+	}
+	if (o->interval_ms && (o->repeat > 1 || o->ibs.flags)) {
+		fprintf(stderr,
+			"perfex: -I prints one count as it goes: drop -r or --ibs-*, or -I\n");
 		return -1;
 	}
 	return check_ibs_opts(o);
@@ -473,6 +520,34 @@ static int close_output(const struct opts *o, FILE *f, int ret)
 	return ret;
 }
 
+/*
+ * -I counts a command's live members: <tid>/tree came with ABI 1.2.
+ * Global mode reads the CPUs live in any version.
+ */
+static int interval_check(const struct opts *o, const struct plan *p)
+{
+	if (o->all_cpus || o->cpu_list || (p->info.abi_version & 0xFF) >= 2)
+		return 0;
+	fprintf(stderr,
+		"perfex: -I needs a perfctr module of ABI 1.2 or later (this one is %u.%u), which reads a command's live threads: load a newer perfctr module, or drop -I\n",
+		p->info.abi_version >> 8, p->info.abi_version & 0xFF);
+	return EX_FAIL;
+}
+
+/* --per-thread's rows, and what they leave out. */
+static void print_threads(FILE *out, const struct opts *o,
+			  const struct plan *p, struct thread_rows *t,
+			  const struct stats *s)
+{
+	print_stats_threads(out, o, p, t, s);
+	if (t->lost)
+		fprintf(stderr,
+			"perfex: note: %u threads of the command have no row (out of memory): the totals without --per-thread still hold them\n",
+			t->lost);
+	free(t->v);
+	free(t->known);
+}
+
 /* Counting COMMAND: 0 or perfex's exit status, else the command's. */
 static int count(const struct opts *o)
 {
@@ -480,6 +555,8 @@ static int count(const struct opts *o)
 	int ibs = ibs_engines(&o->ibs);
 	struct stats s = { 0 };
 	int ret, status = 0;
+	struct ival iv = { 0 };
+	struct thread_rows threads = { 0 };
 	struct counts c;
 	struct plan p;
 	FILE *out;
@@ -493,6 +570,15 @@ static int count(const struct opts *o)
 	if (out == stdout)
 		setvbuf(stdout, NULL, _IOLBF, 0);
 	ret = make_plan(o, &p);
+	if (!ret && o->interval_ms) {
+		iv.o = o;
+		iv.f = out;
+		iv.p = &p;
+		p.ival = &iv;
+		ret = interval_check(o, &p);
+	}
+	if (!ret && o->per_thread)
+		p.threads = &threads;
 	if (!ret && (o->all_cpus || o->cpu_list)) {
 		ret = sys_count(o, &p, out);
 		return close_output(o, out, ret);
@@ -511,7 +597,12 @@ static int count(const struct opts *o)
 			break;
 	}
 	ibs_summary(&sink);
-	if (s.runs && p.print_counts)
+	/* -I: the last interval, to the command's end, is the final counts'. */
+	if (s.runs && p.ival)
+		print_interval(&iv, &c);
+	else if (s.runs && p.threads)
+		print_threads(out, o, &p, &threads, &s);
+	else if (s.runs && p.print_counts)
 		print_stats(ibs ? stderr : out, o, &p, &s);
 	ret = close_output(o, out, ret);
 	if (!ret && sink.failed)

@@ -45,6 +45,8 @@ struct opts {
 	int per_cpu;		/* -A */
 	const char *pid_list;	/* -p */
 	const char *thread_list;	/* -t */
+	unsigned int interval_ms;	/* -I; 0: one count at the end */
+	int per_thread;		/* --per-thread */
 };
 
 /* The CPUs -a and -C may count (global mode's read gives as many). */
@@ -65,6 +67,8 @@ struct plan_row {
 	char text[32];		/* a software event's name, as given */
 };
 
+struct ival;
+
 /* What a run counts, and how its rows are named. */
 struct plan {
 	struct vperfctr_control ctl;
@@ -78,6 +82,8 @@ struct plan {
 	struct plan_row rows[MAX_ROWS];	/* in the order printed */
 	unsigned int nrows;
 	char title[272];	/* -a, -C: the header's, quoted */
+	struct ival *ival;	/* -I: where the intervals go; NULL */
+	struct thread_rows *threads;	/* --per-thread: filled; NULL */
 };
 
 /* One run's totals: the command's own plus its members'. */
@@ -99,6 +105,34 @@ struct stats {
 	unsigned int runs;
 	int dropped;
 	struct stat_acc ev[PERFCTR_NR_PMCS], tsc, elapsed, sw[SW_NR];
+};
+
+/*
+ * -I: the intervals printed so far. Each is the counts since the last,
+ * from the cumulative counts it is given (print_interval()).
+ */
+struct ival {
+	const struct opts *o;
+	FILE *f;
+	const struct plan *p;
+	struct counts prev;	/* cumulative, at the last interval */
+	unsigned int n;		/* intervals printed */
+};
+
+/* --per-thread: each thread's own final sums, in the order they exited. */
+struct thread_row {
+	pid_t tid;
+	char comm[16];
+	struct perfctr_sum_ctrs s;
+	int counted;		/* 0: it had no set of ours */
+};
+
+struct thread_rows {
+	struct thread_row *v;
+	unsigned int n, cap;
+	unsigned int lost;	/* exited without a row: no memory */
+	pid_t *known;		/* threads seen stopped (threads.c) */
+	unsigned int nknown, capknown;
 };
 
 /* Where the IBS samples go, and what the ring said at the end. */
@@ -123,8 +157,9 @@ int exec_failed(const char *cmd, int err);
 /* window.c: -a, -C, -p, -t count while a command runs, or until ^C. */
 struct window_ops {
 	int (*begin)(void *arg);	/* 0, or perfex's exit status */
-	int (*tick)(void *arg);		/* every 50 ms; 1: nothing is left */
+	int (*tick)(void *arg);		/* at each nap; 1: nothing is left */
 	int (*end)(void *arg);		/* 0, or perfex's exit status */
+	long (*nap)(void *arg);		/* ns to the next tick; NULL: 50 ms */
 };
 
 int count_window(char **cmd, int *status, double *elapsed,
@@ -158,12 +193,18 @@ int p26_check_opts(const struct opts *o);
 int p26_plan(const struct opts *o, struct vperfctr_control *ctl,
 	     struct perfctr_event_set *set);
 
+/* threads.c */
+int threads_seize(pid_t pid, struct thread_rows *t);
+int threads_follow(pid_t pid, int *status, struct rusage *ru,
+		   struct thread_rows *t);
+
 /* software.c */
 const char *sw_name(int kind);
 int sw_split(struct plan *p, const char *events, char *pmu, size_t size);
 void sw_default_rows(struct plan *p, int cpus);
 int sw_none(const struct plan *p);
 void sw_from_rusage(const struct rusage *ru, double *sw);
+void sw_from_proc(pid_t pid, double *sw);
 
 /* print.c */
 void stats_add(struct stats *s, const struct plan *p, const struct counts *c);
@@ -172,5 +213,12 @@ void print_stats(FILE *f, const struct opts *o, const struct plan *p,
 void print_stats_cpus(FILE *f, const struct opts *o, const struct plan *p,
 		      const struct stats *per, const unsigned char *cpus,
 		      const struct stats *total);
+void print_interval(struct ival *iv, const struct counts *now);
+void print_stats_threads(FILE *f, const struct opts *o, const struct plan *p,
+			 const struct thread_rows *t, const struct stats *total);
+void interval_delta(const struct plan *p, const struct counts *prev,
+		    const struct counts *now, struct stats *s);
+void print_interval_cpus(struct ival *iv, const struct stats *per,
+			 const unsigned char *cpus, double t);
 
 #endif /* _PERFEX_H */

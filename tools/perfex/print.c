@@ -60,6 +60,8 @@ struct row {
 	int percent;		/* the metric is a percentage */
 	const char *unit;	/* "msec" for task-clock, else "" */
 	const char *cpu;	/* -A: "CPUn", else NULL */
+	const char *time;	/* -I: seconds since the start, else NULL */
+	const char *thread;	/* --per-thread: "comm-tid", else NULL */
 };
 
 /* perf's generic name that @text names (modifiers aside), or NULL. */
@@ -224,8 +226,12 @@ static void print_table_row(FILE *f, const struct row *r, unsigned int runs)
 	int spread = runs > 1 && !r->missing;
 	char value[40], metric[64] = "";
 
+	if (r->time)
+		fprintf(f, "%s ", r->time);
 	if (r->cpu)
 		fprintf(f, "%-8s", r->cpu);
+	if (r->thread)
+		fprintf(f, "%-20s", r->thread);
 
 	if (r->missing)
 		snprintf(value, sizeof(value), "%s", r->missing);
@@ -285,8 +291,12 @@ static void print_footer(FILE *f, const struct stats *s)
 static void print_csv_row(FILE *f, const char *sep, const struct row *r,
 			  unsigned int runs)
 {
+	if (r->time)
+		fprintf(f, "%s%s", r->time, sep);
 	if (r->cpu)
 		fprintf(f, "%s%s", r->cpu, sep);
+	if (r->thread)
+		fprintf(f, "%s%s", r->thread, sep);
 	if (r->missing)
 		fprintf(f, "%s", r->missing);
 	else
@@ -329,8 +339,15 @@ static void print_json_row(FILE *f, const struct row *r, unsigned int runs)
 	else
 		snprintf(value, sizeof(value), "%f", r->value);
 	fprintf(f, "{");
+	if (r->time)
+		fprintf(f, "\"interval\" : %s, ", r->time + strspn(r->time, " "));
 	if (r->cpu)
 		fprintf(f, "\"cpu\" : \"%s\", ", r->cpu + 3);	/* "CPU" */
+	if (r->thread) {
+		fprintf(f, "\"thread\" : ");
+		json_string(f, r->thread);
+		fprintf(f, ", ");
+	}
 	fprintf(f, "\"counter-value\" : ");
 	json_string(f, value);
 	fprintf(f, ", \"unit\" : ");
@@ -382,16 +399,16 @@ void print_stats(FILE *f, const struct opts *o, const struct plan *p,
 /*
  * -A: each row once per CPU of @cpus, labelled CPUn, event by event as
  * perf stat -A prints them; @per holds each CPU's counts, @total the
- * runs' time.
+ * runs' time. With @time (-I), one interval's rows, without head or foot.
  */
-void print_stats_cpus(FILE *f, const struct opts *o, const struct plan *p,
-		      const struct stats *per, const unsigned char *cpus,
-		      const struct stats *total)
+static void print_cpus(FILE *f, const struct opts *o, const struct plan *p,
+		       const struct stats *per, const unsigned char *cpus,
+		       const struct stats *total, const char *time)
 {
 	struct row (*rows)[MAX_ROWS + 1] = calloc(MAX_CPUS, sizeof(*rows));
 	char (*label)[16] = calloc(MAX_CPUS, sizeof(*label));
 	unsigned int n = 0, i, c;
-	int table = !o->sep && !o->json;
+	int table = !o->sep && !o->json && !time;
 
 	if (!rows || !label) {
 		fprintf(stderr, "perfex: out of memory\n");
@@ -410,6 +427,7 @@ void print_stats_cpus(FILE *f, const struct opts *o, const struct plan *p,
 			if (!cpus[c])
 				continue;
 			rows[c][i].cpu = label[c];
+			rows[c][i].time = time;
 			print_row(f, o, &rows[c][i], total->runs);
 		}
 	if (table)
@@ -418,4 +436,140 @@ void print_stats_cpus(FILE *f, const struct opts *o, const struct plan *p,
 out:
 	free(rows);
 	free(label);
+}
+
+void print_stats_cpus(FILE *f, const struct opts *o, const struct plan *p,
+		      const struct stats *per, const unsigned char *cpus,
+		      const struct stats *total)
+{
+	print_cpus(f, o, p, per, cpus, total, NULL);
+}
+
+/* --- --per-thread --- */
+
+/* @r's sums as one run of @p, over @total's time. */
+static void thread_stats(const struct plan *p, const struct thread_row *r,
+			 const struct stats *total, struct stats *s)
+{
+	struct counts c;
+	unsigned int i;
+
+	memset(&c, 0, sizeof(c));
+	c.tsc = r->s.tsc;
+	for (i = 0; i < p->set.nr && p->counted; i++)
+		c.ev[i] = r->s.pmc[p->set.ev[i].counter];
+	for (i = 0; i < SW_NR; i++)
+		c.sw[i] = NAN;		/* the kernel gives no thread's alone */
+	c.elapsed = total->elapsed.mean;
+	c.dropped = !r->counted;
+	memset(s, 0, sizeof(*s));
+	stats_add(s, p, &c);
+}
+
+/*
+ * A row per thread of @t and event, labelled "comm-tid", event by event
+ * as perf stat --per-thread prints them.
+ */
+void print_stats_threads(FILE *f, const struct opts *o, const struct plan *p,
+			 const struct thread_rows *t, const struct stats *total)
+{
+	struct row (*rows)[MAX_ROWS + 1] = calloc(t->n + 1, sizeof(*rows));
+	char (*label)[40] = calloc(t->n + 1, sizeof(*label));
+	int table = !o->sep && !o->json;
+	unsigned int n = 0, i, k;
+	struct stats s;
+
+	if (!rows || !label) {
+		fprintf(stderr, "perfex: out of memory\n");
+		goto out;
+	}
+	for (k = 0; k < t->n; k++) {
+		thread_stats(p, &t->v[k], total, &s);
+		n = make_rows(p, &s, rows[k]);
+		snprintf(label[k], sizeof(label[k]), "%s-%d", t->v[k].comm,
+			 (int)t->v[k].tid);
+	}
+	if (table)
+		print_header(f, o, p, total);
+	for (i = 0; i < n; i++)
+		for (k = 0; k < t->n; k++) {
+			rows[k][i].thread = label[k];
+			print_row(f, o, &rows[k][i], 1);
+		}
+	if (table)
+		print_footer(f, total);
+	fflush(f);
+out:
+	free(rows);
+	free(label);
+}
+
+/* --- -I --- */
+
+/* perf's interval time field, and its table's head line once. */
+static void interval_start(struct ival *iv, double t, char *time, size_t size)
+{
+	snprintf(time, size, "%16.9f", t);
+	if (iv->n++ || iv->o->sep || iv->o->json)
+		return;
+	fprintf(iv->f, iv->o->per_cpu ?
+		"#           time CPU                 counts unit events\n" :
+		"#           time             counts unit events\n");
+}
+
+/* @b - @a, or 0: a member that cleared its sums lowers a tree's total. */
+static unsigned long long since_last(unsigned long long a,
+				     unsigned long long b)
+{
+	return b > a ? b - a : 0;
+}
+
+/* @now's counts less @prev's: one interval's, as one run. */
+void interval_delta(const struct plan *p, const struct counts *prev,
+		    const struct counts *now, struct stats *s)
+{
+	struct counts d = *now;
+	unsigned int i;
+
+	d.tsc = since_last(prev->tsc, now->tsc);
+	for (i = 0; i < p->set.nr; i++)
+		d.ev[i] = since_last(prev->ev[i], now->ev[i]);
+	for (i = 0; i < SW_NR; i++)
+		d.sw[i] -= prev->sw[i];		/* NaN stays NaN */
+	d.elapsed -= prev->elapsed;
+	memset(s, 0, sizeof(*s));
+	stats_add(s, p, &d);
+}
+
+/*
+ * One interval: the counts since the last, from @now's cumulative ones
+ * (now->elapsed: seconds since the start).
+ */
+void print_interval(struct ival *iv, const struct counts *now)
+{
+	struct row rows[MAX_ROWS + 1];
+	unsigned int n, i;
+	struct stats s;
+	char time[32];
+
+	interval_delta(iv->p, &iv->prev, now, &s);
+	iv->prev = *now;
+	interval_start(iv, now->elapsed, time, sizeof(time));
+	n = make_rows(iv->p, &s, rows);
+	for (i = 0; i < n; i++) {
+		rows[i].time = time;
+		print_row(iv->f, iv->o, &rows[i], 1);
+	}
+	fflush(iv->f);
+}
+
+/* -A's interval: @per holds each CPU's counts in it already. */
+void print_interval_cpus(struct ival *iv, const struct stats *per,
+			 const unsigned char *cpus, double t)
+{
+	struct stats total = { .runs = 1 };
+	char time[32];
+
+	interval_start(iv, t, time, sizeof(time));
+	print_cpus(iv->f, iv->o, iv->p, per, cpus, &total, time);
 }

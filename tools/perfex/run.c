@@ -584,13 +584,77 @@ static int receive(const struct plan *p, char **cmd, pid_t pid, int sock,
 	return EX_FAIL;
 }
 
-/* The command's end; with IBS, its samples meanwhile. */
-static int wait_command(struct vperfctr_ibs_ring *ring, pid_t pid,
-			int *status, struct rusage *ru, struct ibs_sink *sink)
+/*
+ * -I: the command's counts so far, its live members' included (tree, as
+ * of each one's last sample). 0, or -1 if the set cannot be read now.
+ */
+static int read_live(struct vperfctr *vp, const struct plan *p, pid_t pid,
+		     struct counts *c)
 {
-	if (!ring)
-		return reap(pid, status, ru);
-	return ibs_follow(ring, pid, status, ru, sink);
+	struct vperfctr_children ch;
+	struct perfctr_sum_ctrs s;
+	unsigned int i, k;
+
+	if (vperfctr_read_sums(vp, &s) || vperfctr_read_tree(vp, &ch))
+		return -1;
+	c->tsc = s.tsc + ch.sums.tsc;
+	for (i = 0; i < p->set.nr && p->counted; i++) {
+		k = p->set.ev[i].counter;
+		c->ev[i] = s.pmc[k] + ch.sums.pmc[k];
+	}
+	sw_from_proc(pid, c->sw);
+	return 0;
+}
+
+/*
+ * -I: waits for the command, printing its counts every interval. The
+ * last, shorter interval is the caller's, from the final counts.
+ */
+static int follow(const struct plan *p, struct vperfctr *vp, pid_t pid,
+		  int *status, struct rusage *ru, const struct timespec *t0)
+{
+	double next = p->ival->o->interval_ms / 1e3, left;
+	struct timespec nap;
+	struct counts now;
+	pid_t w;
+
+	for (;;) {
+		w = wait4(pid, status, WNOHANG, ru);
+		if (w == pid)
+			return 0;
+		if (w < 0 && errno != EINTR)
+			return -1;
+		left = next - since(t0);
+		if (left <= 0) {
+			memset(&now, 0, sizeof(now));
+			if (!read_live(vp, p, pid, &now)) {
+				now.elapsed = since(t0);
+				print_interval(p->ival, &now);
+			}
+			next += p->ival->o->interval_ms / 1e3;
+			continue;
+		}
+		/* Its end is seen within 10 ms: a short command stays short. */
+		left = left < 0.01 ? left : 0.01;
+		nap.tv_sec = 0;
+		nap.tv_nsec = left * 1e9;
+		nanosleep(&nap, NULL);
+	}
+}
+
+/* The command's end; with IBS, its samples meanwhile; with -I, counts. */
+static int wait_command(const struct plan *p, struct vperfctr *vp,
+			struct vperfctr_ibs_ring *ring, pid_t pid,
+			int *status, struct rusage *ru, struct ibs_sink *sink,
+			const struct timespec *t0)
+{
+	if (ring)
+		return ibs_follow(ring, pid, status, ru, sink);
+	if (p->threads)
+		return threads_follow(pid, status, ru, p->threads);
+	if (p->ival)
+		return follow(p, vp, pid, status, ru, t0);
+	return reap(pid, status, ru);
 }
 
 /* The parent's side, from the handle received to the counts read. */
@@ -613,13 +677,15 @@ static int parent(const struct plan *p, char **cmd, pid_t pid, int sock,
 		ibs_header(sink);
 	clock_gettime(CLOCK_MONOTONIC, &t0);
 	/* A child gone already must not take perfex with it (SIGPIPE). */
-	if (send(sock, "g", 1, MSG_NOSIGNAL) != 1) {
+	if (p->threads && threads_seize(pid, p->threads)) {
+		ret = EX_FAIL;
+	} else if (send(sock, "g", 1, MSG_NOSIGNAL) != 1) {
 		fprintf(stderr, "perfex: cannot start the command: %s\n",
 			strerror(errno));
 		ret = EX_FAIL;
 	} else if (read_report(rep, &r) == sizeof(r)) {
 		ret = child_failed(p, cmd[0], &r);
-	} else if (wait_command(ring, pid, status, &ru, sink)) {
+	} else if (wait_command(p, vp, ring, pid, status, &ru, sink, &t0)) {
 		ret = EX_FAIL;
 	} else {
 		c->elapsed = since(&t0);
@@ -641,6 +707,7 @@ int run_command(const struct plan *p, char **cmd, struct counts *c,
 	struct sigaction ign = { .sa_handler = SIG_IGN };
 	struct saved_signals sigs;
 	int sv[2], rep[2], ret, err;
+	struct rusage ru;
 	pid_t pid;
 
 	memset(c, 0, sizeof(*c));
@@ -668,8 +735,13 @@ int run_command(const struct plan *p, char **cmd, struct counts *c,
 	      parent(p, cmd, pid, sv[0], rep[0], c, status, sink);
 	close(sv[0]);
 	close(rep[0]);
-	/* Closing the socket released a child that waits for go. */
-	if (pid > 0 && ret)
+	/*
+	 * Closing the socket released a child that waits for go; a traced
+	 * one is let go on through its stops to its end.
+	 */
+	if (pid > 0 && ret && p->threads)
+		threads_follow(pid, status, &ru, p->threads);
+	else if (pid > 0 && ret)
 		reap(pid, status, NULL);
 	sigaction(SIGINT, &sigs.intr, NULL);
 	sigaction(SIGQUIT, &sigs.quit, NULL);

@@ -7,10 +7,13 @@
  * CPU migrations, so cpu-migrations is <not supported>.
  */
 #define _GNU_SOURCE
+#include <fcntl.h>
 #include <math.h>
+#include <stdio.h>
 #include <string.h>
 #include <strings.h>
 #include <sys/resource.h>
+#include <unistd.h>
 
 #include "perfex.h"
 
@@ -155,4 +158,43 @@ int sw_none(const struct plan *p)
 		if (p->rows[i].sw >= 0)
 			return 0;
 	return 1;
+}
+
+/*
+ * -I: the command's figures so far, from /proc/PID/stat: its threads
+ * and the children it waited for (proc(5): minflt, cminflt, majflt,
+ * cmajflt, utime, stime, cutime, cstime, fields 10-17). A process of
+ * the tree not yet waited for is left out until the end; the context
+ * switches of the tree are known only then (NaN: not counted).
+ */
+void sw_from_proc(pid_t pid, double *sw)
+{
+	unsigned long long v[8];
+	char path[48], buf[1024], *s;
+	double hz = sysconf(_SC_CLK_TCK);
+	unsigned int i;
+	ssize_t n;
+	int fd;
+
+	for (i = 0; i < SW_NR; i++)
+		sw[i] = NAN;
+	snprintf(path, sizeof(path), "/proc/%d/stat", (int)pid);
+	fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		return;
+	n = read(fd, buf, sizeof(buf) - 1);
+	close(fd);
+	if (n <= 0)
+		return;
+	buf[n] = '\0';
+	/* The name may hold blanks and parentheses: after the last ')'. */
+	s = strrchr(buf, ')');
+	if (!s || hz <= 0 ||
+	    sscanf(s + 1, " %*c %*d %*d %*d %*d %*d %*u %llu %llu %llu %llu %llu %llu %llu %llu",
+		   &v[0], &v[1], &v[2], &v[3], &v[4], &v[5], &v[6], &v[7]) != 8)
+		return;
+	sw[SW_TASK_CLOCK] = (v[4] + v[5] + v[6] + v[7]) / hz * 1e9;
+	sw[SW_MINOR_FAULTS] = v[0] + v[1];
+	sw[SW_MAJOR_FAULTS] = v[2] + v[3];
+	sw[SW_PAGE_FAULTS] = sw[SW_MINOR_FAULTS] + sw[SW_MAJOR_FAULTS];
 }

@@ -10,10 +10,12 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <math.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/wait.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "perfex.h"
@@ -21,6 +23,7 @@
 #define GLOBAL_PATH	"/proc/perfctr/global"
 #define ONLINE_PATH	"/sys/devices/system/cpu/online"
 #define POSSIBLE_PATH	"/sys/devices/system/cpu/possible"
+#define POLL_NS		(50 * 1000 * 1000)	/* hotplug is looked for */
 
 /* --- CPU lists --- */
 
@@ -217,14 +220,101 @@ static int global_stop(int fd)
 
 struct sys_run {
 	const struct plan *p;
-	int fd;
 	unsigned char online0[MAX_CPUS];	/* at the start */
 	unsigned char gone[MAX_CPUS];		/* offline at some tick */
 	struct perfctr_sum_ctrs sums[MAX_CPUS];
 	unsigned int nsums;
 	double elapsed;
 	struct sys_snap a, b;
+	int fd;
+	double t0;
+	struct sys_ival *iv;	/* -I, or NULL */
 };
+
+/* -I: what an interval needs besides the run's sums. */
+struct sys_ival {
+	const struct plan *p;
+	const unsigned char *want;
+	unsigned int ncpus;
+	int whole;
+	double next;		/* seconds from the start */
+	struct counts *prev;	/* -A: each CPU's at the last interval */
+	struct stats *per;	/* -A: each CPU's interval */
+};
+
+static double now_s(void)
+{
+	struct timespec t;
+
+	clock_gettime(CLOCK_MONOTONIC, &t);
+	return t.tv_sec + t.tv_nsec / 1e9;
+}
+
+static void sys_counts(const struct plan *p, const struct sys_run *r,
+		       const unsigned char *want, struct counts *c);
+static void sys_software(double *sw, const struct sys_snap *a,
+			 const struct sys_snap *b, double seconds,
+			 unsigned int ncpus, int whole);
+
+/* -I: the interval to now, from @r's sums (cumulative since the start). */
+static void sys_interval(struct sys_run *r)
+{
+	struct sys_ival *iv = r->iv;
+	const struct plan *p = iv->p;
+	unsigned char one[MAX_CPUS];
+	struct counts c;
+	unsigned int cpu;
+
+	sys_counts(p, r, iv->want, &c);
+	sys_software(c.sw, &r->a, &r->b, r->elapsed, iv->ncpus, iv->whole);
+	if (!iv->per) {
+		print_interval(p->ival, &c);
+		return;
+	}
+	memset(one, 0, sizeof(one));
+	for (cpu = 0; cpu < MAX_CPUS; cpu++) {
+		if (!iv->want[cpu])
+			continue;
+		one[cpu] = 1;
+		sys_counts(p, r, one, &c);
+		one[cpu] = 0;
+		sys_software(c.sw, &r->a, &r->b, r->elapsed, 1, 0);
+		interval_delta(p, &iv->prev[cpu], &c, &iv->per[cpu]);
+		iv->prev[cpu] = c;
+	}
+	print_interval_cpus(p->ival, iv->per, iv->want, r->elapsed);
+}
+
+/* The window's wait: to the next interval (-I), or to the next poll. */
+static long sys_nap(void *arg)
+{
+	const struct sys_run *r = arg;
+	double left;
+
+	if (!r->iv)
+		return POLL_NS;
+	left = r->iv->next - (now_s() - r->t0);
+	if (left <= 0)
+		return 1;
+	return left * 1e9 < POLL_NS ? (long)(left * 1e9) : POLL_NS;
+}
+
+/* -I: an interval is due; the CPUs' sums are read live (global.rst). */
+static void sys_ival_tick(struct sys_run *r)
+{
+	ssize_t n;
+
+	if (!r->iv || now_s() - r->t0 < r->iv->next)
+		return;
+	r->iv->next += r->iv->p->ival->o->interval_ms / 1e3;
+	n = pread(r->fd, r->sums, sizeof(r->sums), 0);
+	if (n <= 0)
+		return;
+	r->nsums = n / sizeof(r->sums[0]);
+	r->elapsed = now_s() - r->t0;
+	snap(&r->b);
+	sys_interval(r);
+}
 
 static int sys_begin(void *arg)
 {
@@ -236,24 +326,30 @@ static int sys_begin(void *arg)
 	if (r->fd < 0)
 		return EX_FAIL;
 	snap(&r->a);
+	r->t0 = now_s();
 	return 0;
 }
 
-/* The CPUs that went offline: counted no more, named after. */
+/* The CPUs that went offline (counted no more, named after); -I. */
 static int sys_tick(void *arg)
 {
 	struct sys_run *r = arg;
 	unsigned char now[MAX_CPUS];
 	unsigned int c;
 
-	if (online_cpus(now))
-		return 0;
-	for (c = 0; c < MAX_CPUS; c++)
-		if (r->online0[c] && !now[c])
-			r->gone[c] = 1;
+	if (!online_cpus(now))
+		for (c = 0; c < MAX_CPUS; c++)
+			if (r->online0[c] && !now[c])
+				r->gone[c] = 1;
+	sys_ival_tick(r);
 	return 0;
 }
 
+/*
+ * Stops the count and reads the final sums; run whatever ended the
+ * window (the command, ^C, SIGTERM, SIGHUP): global mode is always
+ * stopped before perfex leaves.
+ */
 static int sys_end(void *arg)
 {
 	struct sys_run *r = arg;
@@ -272,15 +368,16 @@ static int sys_end(void *arg)
 }
 
 static const struct window_ops sys_ops = {
-	.begin = sys_begin, .tick = sys_tick, .end = sys_end,
+	.begin = sys_begin, .tick = sys_tick, .end = sys_end, .nap = sys_nap,
 };
 
 /* One count: 0 with @r filled, or perfex's exit status. */
 static int sys_run_once(const struct plan *p, char **cmd, struct sys_run *r,
-			int *status)
+			struct sys_ival *iv, int *status)
 {
 	memset(r, 0, sizeof(*r));
 	r->p = p;
+	r->iv = iv;
 	return count_window(cmd, status, &r->elapsed, &sys_ops, r);
 }
 
@@ -375,6 +472,27 @@ static int sys_cpus(const struct opts *o, unsigned char *want)
 	return 0;
 }
 
+/* -I's state, with -A's per-CPU part (@per's array is reused). */
+static int sys_ival_init(struct sys_ival *iv, const struct opts *o,
+			 const struct plan *p, const unsigned char *want,
+			 unsigned int ncpus)
+{
+	if (!o->interval_ms)
+		return 0;
+	iv->p = p;
+	iv->want = want;
+	iv->ncpus = ncpus;
+	iv->whole = !o->cpu_list;
+	iv->next = o->interval_ms / 1e3;
+	if (!o->per_cpu)
+		return 0;
+	iv->prev = calloc(MAX_CPUS, sizeof(*iv->prev) + sizeof(*iv->per));
+	if (!iv->prev)
+		return -1;
+	iv->per = (struct stats *)(iv->prev + MAX_CPUS);
+	return 0;
+}
+
 /*
  * Counting system-wide: -r's runs, then the totals (or -A's rows per
  * CPU). 0 or perfex's exit status, else the command's.
@@ -383,6 +501,7 @@ int sys_count(const struct opts *o, struct plan *p, FILE *out)
 {
 	unsigned char want[MAX_CPUS];
 	struct stats total = { 0 }, *per;
+	struct sys_ival iv = { 0 };
 	struct counts c;
 	struct sys_run *r;
 	unsigned int i, cpu, ncpus;
@@ -400,16 +519,23 @@ int sys_count(const struct opts *o, struct plan *p, FILE *out)
 		snprintf(p->title, sizeof(p->title), "'system wide'");
 	per = calloc(MAX_CPUS, sizeof(*per));
 	r = malloc(sizeof(*r));
-	if (!per || !r) {
+	if (!per || !r || sys_ival_init(&iv, o, p, want, ncpus)) {
 		fprintf(stderr, "perfex: out of memory\n");
 		free(per);
 		free(r);
+		free(iv.prev);
 		return EX_FAIL;
 	}
 	for (i = 0; i < o->repeat; i++) {
-		ret = sys_run_once(p, o->cmd, r, &status);
+		ret = sys_run_once(p, o->cmd, r, iv.p ? &iv : NULL, &status);
 		if (ret)
 			break;
+		/* -I: the last, shorter interval; no total after it. */
+		if (iv.p) {
+			sys_notes(r, want);
+			sys_interval(r);
+			break;
+		}
 		sys_notes(r, want);
 		sys_counts(p, r, want, &c);
 		sys_software(c.sw, &r->a, &r->b, r->elapsed, ncpus,
@@ -428,7 +554,7 @@ int sys_count(const struct opts *o, struct plan *p, FILE *out)
 		if (WIFSIGNALED(status) || !o->cmd)
 			break;	/* as perf stat stops on ^C */
 	}
-	if (!ret && total.runs) {
+	if (!ret && total.runs && !iv.p) {
 		if (o->per_cpu)
 			print_stats_cpus(out, o, p, per, want, &total);
 		else
@@ -436,6 +562,7 @@ int sys_count(const struct opts *o, struct plan *p, FILE *out)
 	}
 	free(per);
 	free(r);
+	free(iv.prev);
 	if (ret)
 		return ret;
 	if (WIFSIGNALED(status))

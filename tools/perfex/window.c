@@ -40,7 +40,8 @@ static void window_child(char **cmd, const sigset_t *old,
 
 /*
  * Waits for @pid (or, without one, for ^C, SIGTERM, SIGHUP or the ops'
- * tick saying the targets are gone), calling the tick every 50 ms. @set
+ * tick saying the targets are gone), calling the tick every 50 ms or
+ * as the ops' nap says (-I's intervals). @set
  * holds SIGCHLD and the stop signals, all blocked: their arrival ends
  * the wait at once. With a command, SIGTERM and SIGHUP go on to it and
  * perfex waits for its end, so that the ops' end always runs: perfex
@@ -61,6 +62,7 @@ static int window_wait(pid_t pid, int *status, const sigset_t *set,
 			if (w < 0 && errno != EINTR)
 				return -1;
 		}
+		tick.tv_nsec = ops->nap ? ops->nap(arg) : TICK_NS;
 		sig = sigtimedwait(set, NULL, &tick);
 		if (sig > 0 && sig != SIGCHLD) {
 			if (pid < 0)

@@ -50,6 +50,15 @@ static const char *find_program(const char *env, const char *name,
 	return vm_path;
 }
 
+int px_once_per_arch(void)
+{
+#ifdef __powerpc__
+	return !model || !strcmp(model_name, "7450");
+#else
+	return !model || !strcmp(model_name, "k7");
+#endif
+}
+
 const char *px_perfex(void)
 {
 	return find_program("PERFEX", "perfex", "/bin/perfex");

@@ -24,6 +24,8 @@ static const check_area_fn areas[] = {
 	px_software_tcase,
 	px_system_tcase,
 	px_attach_tcase,
+	px_interval_tcase,
+	px_per_thread_tcase,
 };
 
 int main(int argc, char **argv)

@@ -188,7 +188,11 @@ START_TEST(refuses_modifiers)
 
 void px_software_tcase(struct Suite *s)
 {
-	struct TCase *tc = add_tcase(s, "software", NULL, NULL);
+	struct TCase *tc;
+
+	if (!px_once_per_arch())
+		return;
+	tc = add_tcase(s, "software", NULL, NULL);
 
 	tcase_add_test(tc, default_rows_open_with_software);
 	tcase_add_test(tc, given_in_order);

@@ -23,6 +23,14 @@ void px_compat26_tcase(struct Suite *s);
 void px_software_tcase(struct Suite *s);
 void px_system_tcase(struct Suite *s);
 void px_attach_tcase(struct Suite *s);
+void px_interval_tcase(struct Suite *s);
+void px_per_thread_tcase(struct Suite *s);
+
+/*
+ * perfex's own logic, the same on every PMU: its cases run on the plain
+ * module and on one simulated model (k7, 7450 on ppc32), not on each.
+ */
+int px_once_per_arch(void);
 
 #define OUT_MAX		16384
 

@@ -414,7 +414,11 @@ START_TEST(hotplug_is_reported)
 
 void px_system_tcase(struct Suite *s)
 {
-	struct TCase *tc = add_tcase(s, "system", NULL, NULL);
+	struct TCase *tc;
+
+	if (!px_once_per_arch())
+		return;
+	tc = add_tcase(s, "system", NULL, NULL);
 
 	tcase_add_test(tc, aggregate_is_the_cpus_sum);
 	tcase_add_test(tc, per_cpu_rows_are_the_cpus);

@@ -327,6 +327,42 @@ START_TEST(inherit_tree_reads_live_members)
 	ck_assert_mem_eq(&own1, &own0, SUMS_SIZE);
 }
 
+/*
+ * A member whose process made itself undumpable is not shown live (its
+ * counts could be read in no other way): tree shows it only once it is
+ * gone, by its final sums, as children does.
+ */
+START_TEST(inherit_tree_hides_undumpable)
+{
+	struct vperfctr_children ch, tr;
+	struct vperfctr_control c;
+	struct runner r = { .c = &c };
+	struct files f;
+	pthread_t t;
+	int fd;
+
+	inherit_open(&f, &c);
+	fd = open_children(gettid());
+	ck_assert_int_eq(pthread_create(&t, NULL, runner_thread, &r), 0);
+	WAIT_FOR(tree_of(gettid(), &tr) == 0 && tr.sums.tsc > 0);
+	ck_assert_int_eq(prctl(PR_SET_DUMPABLE, 0), 0);
+	ck_assert_int_eq(tree_of(gettid(), &tr), 0);
+	ck_assert_uint_eq(tr.live, 1);
+	ck_assert_uint_eq(tr.sums.tsc, 0);
+	PUT(r.stop, RUN_STOP);
+	WAIT_FOR(GET(r.done));
+	ck_assert_int_eq(tree_of(gettid(), &tr), 0);
+	ck_assert_uint_eq(tr.sums.tsc, 0);
+	PUT(r.stop, RUN_EXIT);
+	ck_assert_int_eq(pthread_join(t, NULL), 0);
+	ck_assert_int_eq(r.err, 0);
+	settled(fd, &ch);
+	ck_assert_int_eq(tree_of(gettid(), &tr), 0);
+	ck_assert_mem_eq(&tr, &ch, sizeof(ch));
+	ck_assert_mem_eq(&ch.sums, &r.s, SUMS_SIZE);
+	ck_assert_int_eq(prctl(PR_SET_DUMPABLE, 1), 0);
+}
+
 /* A set that is no root, or no set: zeroes. A bad read: EINVAL. */
 START_TEST(inherit_tree_zero_and_refused)
 {
@@ -765,6 +801,7 @@ void vp_inherit_tcase(Suite *s)
 	tcase_add_test(tc, inherit_threads_flag_leaves_processes_out);
 	tcase_add_test(tc, inherit_tree_reads_live_members);
 	tcase_add_test(tc, inherit_tree_zero_and_refused);
+	tcase_add_test(tc, inherit_tree_hides_undumpable);
 	if (model)
 		tcase_add_test(tc, inherit_refused_with_imode);
 	/* Once, on the plain module: the same code runs on every model. */
