@@ -40,10 +40,9 @@ static void window_child(char **cmd, const sigset_t *old,
 
 /*
  * Waits for @pid (or, without one, for ^C, SIGTERM, SIGHUP or the ops'
- * tick saying the targets are gone), calling the tick every 50 ms or
- * as the ops' nap says (-I's intervals). @set
- * holds SIGCHLD and the stop signals, all blocked: their arrival ends
- * the wait at once. With a command, SIGTERM and SIGHUP go on to it and
+ * tick saying the targets are gone), calling the tick every 50 ms, or
+ * as the ops' nap says (-I's intervals). @set holds SIGCHLD and the
+ * stop signals, all blocked: their arrival ends the wait at once. With a command, SIGTERM and SIGHUP go on to it and
  * perfex waits for its end, so that the ops' end always runs: perfex
  * never leaves global mode counting, nor a target with its sets.
  */
