@@ -683,7 +683,7 @@ static void unclean(struct att_run *r, const struct thread *t,
 		    const char *why, int err)
 {
 	fprintf(stderr,
-		"perfex: thread %d (process %d) may keep perfex's counter set (label %#x): %s%s%s; it costs it a little at each switch until it exits: stop whatever holds it (strace, gdb) and run perfex again to count it, or restart it\n",
+		"perfex: thread %d (process %d) may keep perfex's counter set (label %#x): %s%s%s; the set stays until the thread exits, costing it a little at each context switch: if that matters, restart its program once whatever holds it (strace, gdb) has let go\n",
 		(int)t->tid, (int)t->tgid, r->a.ctl.label, why,
 		err ? ": " : "", err ? strerror(err) : "");
 	r->unclean++;
@@ -716,8 +716,8 @@ static int end_stop_one(struct thread *t)
 /*
  * Stops, at the end, every thread that may have our set: the roots that
  * still live and every thread made since. One that cannot be stopped is
- * named later (end_sort()), and the others go on. A stopped thread whose id is now
- * another's (reused after an exit) is let go at once.
+ * named later (end_sort()), and the others go on. A stopped thread whose
+ * id is now another's (reused after an exit) is let go at once.
  */
 static void end_stop(struct att_run *r)
 {
