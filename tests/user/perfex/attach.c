@@ -581,9 +581,11 @@ static sem_t traced, release;
 static void *other_tracer(void *arg)
 {
 	pid_t tid = *(pid_t *)arg;
-	int status;
+	int status, i;
 
-	usleep(400000);		/* perfex has let go of it by then */
+	/* perfex's command has begun: perfex has let go of the thread. */
+	for (i = 0; i < 1000 && access(MARKER, F_OK); i++)
+		usleep(10000);
 	*(pid_t *)arg = ptrace(PTRACE_SEIZE, tid, NULL, NULL) ? -1 : tid;
 	sem_post(&traced);
 	sem_wait(&release);
@@ -596,13 +598,15 @@ static void *other_tracer(void *arg)
 START_TEST(end_goes_on_past_a_traced_thread)
 {
 	char id[16], status[64], says[96];
-	const char *argv[10] = {
-		"-p", id, "-x", ";", "-e", PX_EVENTS, "--", "sleep", "1"
+	const char *argv[11] = {
+		"-p", id, "-x", ";", "-e", PX_EVENTS, "--", "sh", "-c",
+		": >" MARKER "; sleep 1"
 	};
 	struct px_result r;
 	pthread_t t;
 	pid_t tid, held;
 
+	unlink(MARKER);
 	start_target();
 	kick("p");
 	ck_assert_int_eq(aux_ids(&tid, 1), 1);
