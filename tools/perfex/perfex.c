@@ -42,6 +42,8 @@ static void print_usage(FILE *f)
 		"              [--] COMMAND [ARG...]\n"
 		"       perfex -a | -C LIST [-A] [-I MSEC] [-e EVENT...] [-M METRIC...]\n"
 		"              [-x SEP | -j] [-o FILE] [-r N] [[--] COMMAND [ARG...]]\n"
+		"       perfex -p PID[,PID...] | -t TID[,TID...] [-e EVENT...] [-M METRIC...]\n"
+		"              [-x SEP | -j] [-o FILE] [[--] COMMAND [ARG...]]\n"
 		"       perfex --ibs-op=MAXCNT | --ibs-fetch=MAXCNT [--ibs-ops] [--ibs-rand]\n"
 		"              [--ibs-kernel] [-e EVENT...] [-x SEP | -j] [-o FILE]\n"
 		"              [--] COMMAND [ARG...]\n"
@@ -73,6 +75,9 @@ static void print_help(FILE *f)
 		"             until ^C (global mode: needs CAP_PERFMON)\n"
 		"  -C LIST    the CPUs of LIST (0,2-3) only, as -a\n"
 		"  -A         with -a or -C: a row per CPU\n"
+		"  -p PID[,PID...], -t TID[,TID...]\n"
+		"             the running processes (all their threads) or threads,\n"
+		"             while COMMAND runs or until ^C; ptrace's permission\n"
 		"  -I MSEC    print the counts of every MSEC ms (10 or more) as it\n"
 		"             goes, with a time column, as perf stat -I\n"
 		"  --per-thread  a row per thread of COMMAND, each thread's own\n"
@@ -421,6 +426,12 @@ static int parse_option(struct opts *o, int c)
 	case 'A':
 		o->per_cpu = 1;
 		break;
+	case 'p':
+		o->pid_list = optarg;
+		break;
+	case 't':
+		o->thread_list = optarg;
+		break;
 	case 'I':
 		return parse_interval(o, optarg);
 	case OPT_PER_THREAD:
@@ -453,6 +464,8 @@ static int parse_args(struct opts *o, int argc, char **argv)
 		{ "all-cpus", no_argument, NULL, 'a' },
 		{ "cpu", required_argument, NULL, 'C' },
 		{ "no-aggr", no_argument, NULL, 'A' },
+		{ "pid", required_argument, NULL, 'p' },
+		{ "tid", required_argument, NULL, 't' },
 		{ "interval-print", required_argument, NULL, 'I' },
 		{ "per-thread", no_argument, NULL, OPT_PER_THREAD },
 		{ "cpuid", required_argument, NULL, OPT_CPUID },
@@ -475,7 +488,8 @@ static int parse_args(struct opts *o, int argc, char **argv)
 	int c;
 
 	o->repeat = 1;
-	while ((c = getopt_long(argc, argv, "+live:M:x:jo:r:haC:AI:", longopts,
+	while ((c = getopt_long(argc, argv, "+live:M:x:jo:r:haC:AI:p:t:",
+				longopts,
 				NULL)) != -1)
 		if (parse_option(o, c))
 			return -1;
@@ -500,15 +514,31 @@ static int parse_args(struct opts *o, int argc, char **argv)
 			"perfex: -A prints a row per CPU of -a or -C: give one of them\n");
 		return -1;
 	}
-	if ((o->all_cpus || o->cpu_list) && (o->ibs.flags || o->n26)) {
+	if ((o->all_cpus || o->cpu_list || o->pid_list || o->thread_list) &&
+	    (o->ibs.flags || o->n26)) {
 		fprintf(stderr,
-			"perfex: -a and -C count with named events; IBS and perfctr 2.6's events are for a command's own threads\n");
+			"perfex: -a, -C, -p and -t count with named events; IBS and perfctr 2.6's events are for a command's own threads\n");
+		return -1;
+	}
+	if (!!(o->all_cpus || o->cpu_list) + !!o->pid_list + !!o->thread_list > 1) {
+		fprintf(stderr,
+			"perfex: give one of -a (or -C), -p and -t: they count different things\n");
+		return -1;
+	}
+	if (o->repeat > 1 && (o->pid_list || o->thread_list)) {
+		fprintf(stderr,
+			"perfex: -r repeats a command; with -p or -t count once\n");
 		return -1;
 	}
 	if (o->per_thread && (o->repeat > 1 || o->ibs.flags ||
 			      o->interval_ms || o->all_cpus || o->cpu_list)) {
 		fprintf(stderr,
-			"perfex: --per-thread counts one run of a command, thread by thread: drop -r, -I, -a, -C and --ibs-*, or --per-thread\n");
+			"perfex: --per-thread counts one run of a command, or of -p's or -t's threads, thread by thread: drop -r, -I, -a, -C and --ibs-*, or --per-thread\n");
+		return -1;
+	}
+	if (o->interval_ms && (o->pid_list || o->thread_list)) {
+		fprintf(stderr,
+			"perfex: -I does not print -p's or -t's counts as it goes: drop -I, or count a command\n");
 		return -1;
 	}
 	if (o->interval_ms && (o->repeat > 1 || o->ibs.flags)) {
@@ -616,6 +646,11 @@ static int count(const struct opts *o)
 		ret = sys_count(o, &p, out);
 		return close_output(o, out, ret);
 	}
+	if (!ret && (o->pid_list || o->thread_list)) {
+		ret = attach_count(o, &p, out);
+		free(threads.v);
+		return close_output(o, out, ret);
+	}
 	for (i = 0; !ret && i < o->repeat; i++) {
 		ret = run_command(&p, o->cmd, &c, &status, &sink);
 		if (ret)
@@ -685,8 +720,8 @@ int main(int argc, char **argv)
 		o.cmd = argv + optind;
 		return count(&o);
 	}
-	/* System-wide without a command: until ^C, as perf stat -a. */
-	if (!other && (o.all_cpus || o.cpu_list))
+	/* System-wide or attached without a command: until ^C, as perf. */
+	if (!other && (o.all_cpus || o.cpu_list || o.pid_list || o.thread_list))
 		return count(&o);
 	if (!other)
 		fprintf(stderr, "perfex: no command to count\n");

@@ -43,6 +43,8 @@ struct opts {
 	int all_cpus;		/* -a */
 	const char *cpu_list;	/* -C */
 	int per_cpu;		/* -A */
+	const char *pid_list;	/* -p */
+	const char *thread_list;	/* -t */
 	unsigned int interval_ms;	/* -I; 0: one count at the end */
 	int per_thread;		/* --per-thread */
 	char metrics[1024];	/* -M, joined with commas */
@@ -166,8 +168,22 @@ int run_command(const struct plan *p, char **cmd, struct counts *c,
 		int *status, struct ibs_sink *sink);
 int exec_failed(const char *cmd, int err);
 
+/* window.c: -a, -C, -p, -t count while a command runs, or until ^C. */
+struct window_ops {
+	int (*begin)(void *arg);	/* 0, or perfex's exit status */
+	int (*tick)(void *arg);		/* at each nap; 1: nothing is left */
+	int (*end)(void *arg);		/* 0, or perfex's exit status */
+	long (*nap)(void *arg);		/* ns to the next tick; NULL: 50 ms */
+};
+
+int count_window(char **cmd, int *status, double *elapsed,
+		 const struct window_ops *ops, void *arg);
+
 /* system.c */
 int sys_count(const struct opts *o, struct plan *p, FILE *out);
+
+/* attach.c */
+int attach_count(const struct opts *o, struct plan *p, FILE *out);
 void one_line(FILE *f, const char *prefix, const char *text);
 
 /* ibs.c */
@@ -200,6 +216,7 @@ int threads_follow(pid_t pid, int *status, struct rusage *ru,
 const char *sw_name(int kind);
 int sw_split(struct plan *p, const char *events, char *pmu, size_t size);
 void sw_default_rows(struct plan *p, int cpus);
+int sw_none(const struct plan *p);
 void sw_from_rusage(const struct rusage *ru, double *sw);
 void sw_from_proc(pid_t pid, double *sw);
 

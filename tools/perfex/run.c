@@ -218,8 +218,13 @@ int make_plan(const struct opts *o, struct plan *p)
 		err = given_plan(o, events, p);
 		if (err)
 			return err;
-	} else if (p->print_counts) {
+	} else if (p->print_counts && !o->pid_list && !o->thread_list) {
 		sw_default_rows(p, o->all_cpus || o->cpu_list);
+	}
+	if (p->nrows && (o->pid_list || o->thread_list) && !sw_none(p)) {
+		fprintf(stderr,
+			"perfex: software events count a command's own tree or the CPUs; with -p and -t give counters' events only\n");
+		return EX_USAGE;
 	}
 	if (!o->n26 && !events[0] && p->counted && p->print_counts) {
 		t = perfctr_event_table(p->info.cpuid);

@@ -150,6 +150,17 @@ void sw_from_rusage(const struct rusage *ru, double *sw)
 	sw[SW_MAJOR_FAULTS] = ru->ru_majflt;
 }
 
+/* Whether the plan has no software row. */
+int sw_none(const struct plan *p)
+{
+	unsigned int i;
+
+	for (i = 0; i < p->nrows; i++)
+		if (p->rows[i].sw >= 0)
+			return 0;
+	return 1;
+}
+
 /*
  * -I: the command's figures so far, from /proc/PID/stat: its threads
  * and the children it waited for (proc(5): minflt, cminflt, majflt,

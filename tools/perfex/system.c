@@ -219,8 +219,9 @@ static int global_stop(int fd)
 /* --- one run --- */
 
 struct sys_run {
+	const struct plan *p;
 	unsigned char online0[MAX_CPUS];	/* at the start */
-	unsigned char gone[MAX_CPUS];		/* offline at some poll */
+	unsigned char gone[MAX_CPUS];		/* offline at some tick */
 	struct perfctr_sum_ctrs sums[MAX_CPUS];
 	unsigned int nsums;
 	double elapsed;
@@ -240,18 +241,6 @@ struct sys_ival {
 	struct counts *prev;	/* -A: each CPU's at the last interval */
 	struct stats *per;	/* -A: each CPU's interval */
 };
-
-static void poll_online(struct sys_run *r)
-{
-	unsigned char now[MAX_CPUS];
-	unsigned int c;
-
-	if (online_cpus(now))
-		return;
-	for (c = 0; c < MAX_CPUS; c++)
-		if (r->online0[c] && !now[c])
-			r->gone[c] = 1;
-}
 
 static double now_s(void)
 {
@@ -295,18 +284,22 @@ static void sys_interval(struct sys_run *r)
 	print_interval_cpus(p->ival, iv->per, iv->want, r->elapsed);
 }
 
-/* -I: the wait to the next interval, or to the next hotplug poll. */
-static long sys_nap(const struct sys_run *r)
+/* The window's wait: to the next interval (-I), or to the next poll. */
+static long sys_nap(void *arg)
 {
-	double left = r->iv->next - (now_s() - r->t0);
+	const struct sys_run *r = arg;
+	double left;
 
+	if (!r->iv)
+		return POLL_NS;
+	left = r->iv->next - (now_s() - r->t0);
 	if (left <= 0)
 		return 1;
 	return left * 1e9 < POLL_NS ? (long)(left * 1e9) : POLL_NS;
 }
 
 /* -I: an interval is due; the CPUs' sums are read live (global.rst). */
-static void sys_tick(struct sys_run *r)
+static void sys_ival_tick(struct sys_run *r)
 {
 	ssize_t n;
 
@@ -323,123 +316,69 @@ static void sys_tick(struct sys_run *r)
 	sys_interval(r);
 }
 
+static int sys_begin(void *arg)
+{
+	struct sys_run *r = arg;
+
+	if (online_cpus(r->online0))
+		memset(r->online0, 1, MAX_CPUS);
+	r->fd = global_open(r->p);
+	if (r->fd < 0)
+		return EX_FAIL;
+	snap(&r->a);
+	r->t0 = now_s();
+	return 0;
+}
+
+/* The CPUs that went offline (counted no more, named after); -I. */
+static int sys_tick(void *arg)
+{
+	struct sys_run *r = arg;
+	unsigned char now[MAX_CPUS];
+	unsigned int c;
+
+	if (!online_cpus(now))
+		for (c = 0; c < MAX_CPUS; c++)
+			if (r->online0[c] && !now[c])
+				r->gone[c] = 1;
+	sys_ival_tick(r);
+	return 0;
+}
+
 /*
- * Waits for @pid (or, without one, for ^C, SIGTERM or SIGHUP), looking
- * at the online CPUs every 50 ms, and printing -I's intervals. @set
- * holds SIGCHLD, SIGTERM, SIGHUP, and SIGINT without a command, all
- * blocked: their arrival ends the wait at once. With a command, SIGTERM
- * and SIGHUP go on to it and perfex waits for its end: global mode is
- * always stopped before perfex leaves.
+ * Stops the count and reads the final sums; run whatever ended the
+ * window (the command, ^C, SIGTERM, SIGHUP): global mode is always
+ * stopped before perfex leaves.
  */
-static int sys_wait(struct sys_run *r, pid_t pid, int *status,
-		    const sigset_t *set)
+static int sys_end(void *arg)
 {
-	struct timespec tick = { 0, POLL_NS };
-	int sig;
-	pid_t w;
+	struct sys_run *r = arg;
+	ssize_t n;
 
-	for (;;) {
-		if (pid > 0) {
-			w = waitpid(pid, status, WNOHANG);
-			if (w == pid)
-				return 0;
-			if (w < 0 && errno != EINTR)
-				return -1;
-		}
-		tick.tv_nsec = r->iv ? sys_nap(r) : POLL_NS;
-		sig = sigtimedwait(set, NULL, &tick);
-		if (sig > 0 && sig != SIGCHLD) {
-			if (pid < 0)
-				return 0;
-			kill(pid, sig);
-		}
-		poll_online(r);
-		sys_tick(r);
+	n = global_stop(r->fd) ? -1 : pread(r->fd, r->sums, sizeof(r->sums), 0);
+	snap(&r->b);
+	close(r->fd);
+	if (n < 0) {
+		fprintf(stderr, "perfex: cannot read %s: %s\n", GLOBAL_PATH,
+			strerror(errno));
+		return EX_FAIL;
 	}
+	r->nsums = n / sizeof(r->sums[0]);
+	return 0;
 }
 
-/* The command, with the dispositions perfex found; never returns. */
-static void sys_child(char **cmd, const sigset_t *old,
-		      const struct sigaction *intr,
-		      const struct sigaction *quit)
-{
-	sigaction(SIGINT, intr, NULL);
-	sigaction(SIGQUIT, quit, NULL);
-	sigprocmask(SIG_SETMASK, old, NULL);
-	execvp(cmd[0], cmd);
-	_exit(exec_failed(cmd[0], errno));
-}
+static const struct window_ops sys_ops = {
+	.begin = sys_begin, .tick = sys_tick, .end = sys_end, .nap = sys_nap,
+};
 
 /* One count: 0 with @r filled, or perfex's exit status. */
 static int sys_run_once(const struct plan *p, char **cmd, struct sys_run *r,
 			struct sys_ival *iv, int *status)
 {
-	struct sigaction ign = { .sa_handler = SIG_IGN }, oint, oquit;
-	sigset_t block, old;
-	pid_t pid = -1;
-	ssize_t n;
-	int fd, ret = 0;
-	double t0;
-
 	memset(r, 0, sizeof(*r));
+	r->p = p;
 	r->iv = iv;
-	if (online_cpus(r->online0))
-		memset(r->online0, 1, MAX_CPUS);
-	/*
-	 * As a shell does, ^C is the command's; without one, ^C ends the
-	 * count. SIGTERM and SIGHUP end it too, or go on to the command:
-	 * sys_wait() takes them from the blocked set, so that perfex never
-	 * dies with global mode left counting.
-	 */
-	sigemptyset(&block);
-	sigaddset(&block, SIGCHLD);
-	sigaddset(&block, SIGTERM);
-	sigaddset(&block, SIGHUP);
-	if (!cmd)
-		sigaddset(&block, SIGINT);
-	sigprocmask(SIG_BLOCK, &block, &old);
-	sigaction(SIGINT, cmd ? &ign : NULL, &oint);
-	sigaction(SIGQUIT, &ign, &oquit);
-	fd = global_open(p);
-	if (fd < 0) {
-		ret = EX_FAIL;
-		goto out;
-	}
-	snap(&r->a);
-	t0 = now_s();
-	r->fd = fd;
-	r->t0 = t0;
-	if (cmd) {
-		fflush(NULL);
-		pid = fork();
-		if (!pid)
-			sys_child(cmd, &old, &oint, &oquit);
-	}
-	if ((cmd && pid < 0) || sys_wait(r, cmd ? pid : -1, status, &block)) {
-		fprintf(stderr, "perfex: cannot run the command: %s\n",
-			strerror(errno));
-		ret = EX_FAIL;
-	}
-	n = global_stop(fd) ? -1 : pread(fd, r->sums, sizeof(r->sums), 0);
-	r->elapsed = now_s() - t0;
-	snap(&r->b);
-	close(fd);
-	if (n < 0 && !ret) {
-		fprintf(stderr, "perfex: cannot read %s: %s\n", GLOBAL_PATH,
-			strerror(errno));
-		ret = EX_FAIL;
-	}
-	r->nsums = n > 0 ? n / sizeof(r->sums[0]) : 0;
-	if (!cmd && !ret)	/* ended by ^C: as perf stat, no error */
-		*status = 0;
-	/* A stop signal still pending must not kill perfex before it prints. */
-	while (sigtimedwait(&block, NULL, &(struct timespec){ 0 }) > 0)
-		;
-out:
-	sigaction(SIGINT, &oint, NULL);
-	sigaction(SIGQUIT, &oquit, NULL);
-	sigprocmask(SIG_SETMASK, &old, NULL);
-	return ret;
+	return count_window(cmd, status, &r->elapsed, &sys_ops, r);
 }
 
 /* --- the counts --- */

@@ -23,6 +23,7 @@ static const check_area_fn areas[] = {
 	px_compat26_tcase,
 	px_software_tcase,
 	px_system_tcase,
+	px_attach_tcase,
 	px_interval_tcase,
 	px_per_thread_tcase,
 	px_metrics_tcase,
@@ -39,6 +40,10 @@ int main(int argc, char **argv)
 	/* The command that moves from CPU to CPU N times (software.c). */
 	if (argc == 3 && !strcmp(argv[1], HOP_ARG))
 		return hop_cpus(atoi(argv[2])) ? 1 : 0;
+	if ((argc == 2 || argc == 3) && !strcmp(argv[1], TARGET_ARG))
+		return px_target_main(argc == 3);
+	if (argc == 3 && !strcmp(argv[1], KICK_ARG))
+		return px_kick_main(argv[2]);
 	if (check_init())
 		return EXIT_FAILURE;
 	return check_run_areas("perfex", areas, ARRAY_SIZE(areas));

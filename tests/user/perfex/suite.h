@@ -23,6 +23,7 @@ void px_compat26_tcase(struct Suite *s);
 void px_software_tcase(struct Suite *s);
 void px_system_tcase(struct Suite *s);
 void px_metrics_tcase(struct Suite *s);
+void px_attach_tcase(struct Suite *s);
 void px_interval_tcase(struct Suite *s);
 void px_per_thread_tcase(struct Suite *s);
 
@@ -83,6 +84,12 @@ void px_plain_cpuid(void);
 #define RAISE_ARG	"--raise"
 #define HOP_ARG		"--hop"
 unsigned long long px_busy_tsc(const struct px_result *r);
+/* check_perfex as the attach case's target, and as perfex's command. */
+#define TARGET_ARG	"--target"
+#define KICK_ARG	"--kick"
+/* With @answered, it answers an order given before its exec first. */
+int px_target_main(int answered);
+int px_kick_main(const char *order);
 const char *px_self(void);
 
 /* Events every simulated model's table names, and the K7 table does. */
