@@ -82,6 +82,29 @@ static void aux_id(long id)
 	}
 }
 
+/*
+ * 's': works, then stops the set perfex gave it (its own to command) and
+ * writes its final TSC sum to AUX: what perfex must then print exactly.
+ */
+static void work_and_report(void)
+{
+	struct perfctr_sum_ctrs s;
+	int cmd = open(PERFCTR_ROOT "/self/command", O_WRONLY);
+	int sums = open(PERFCTR_ROOT "/self/sums", O_RDONLY);
+	__u32 suspend = VPERFCTR_CMD_SUSPEND;
+
+	spin_ms(WORK_MS);
+	if (cmd < 0 || sums < 0 ||
+	    pwrite(cmd, &suspend, sizeof(suspend), 0) != sizeof(suspend) ||
+	    pread(sums, &s, sizeof(s), 0) != sizeof(s)) {
+		perror("check_perfex --target: its final sums");
+		_exit(3);
+	}
+	close(cmd);
+	close(sums);
+	aux_id((long)s.tsc);
+}
+
 static int never[2];	/* a pipe never written: parked threads read it */
 
 static void *parked(void *ready)
@@ -178,7 +201,8 @@ static int answer(void)
 }
 
 /*
- * Orders: 'w' the main thread works WORK_MS; 'W' two new threads do
+ * Orders: 'w' the main thread works WORK_MS; 's' the same, then stops
+ * its set and reports its TSC sum in AUX; 'W' two new threads do
  * (joined); 'o' own set; 'e' work, answer and exit; 'x' answer and
  * exit; 'f' fork a child; 'p' a parked thread, 'M' MANY of them; 'L' a
  * parked thread with a relabelled set; 'X' an exec with other ids.
@@ -201,6 +225,8 @@ int px_target_main(int answered)
 		close(go);
 		if (c == 'w' || c == 'e')
 			spin_ms(WORK_MS);
+		if (c == 's')
+			work_and_report();
 		for (i = 0; c == 'W' && i < 2; i++)
 			pthread_create(&t[i], NULL, worker, NULL);
 		for (i = 0; c == 'W' && i < 2; i++)
@@ -420,6 +446,38 @@ START_TEST(per_thread_rows)
 	ck_assert_msg(own == 1, "no row of %d:\n%s", (int)target, r.err);
 	ck_assert_msg(sum >= ticks(2 * WORK_MS) * 9 / 10, "tsc %llu:\n%s", sum,
 		      r.err);
+	stop_target();
+}
+
+/*
+ * Exactly what the target did: it stops perfex's set itself when its
+ * work is done and reports the set's sum; perfex, reading after, must
+ * print that sum, no more and no less (-p and -t).
+ */
+START_TEST(attach_counts_exactly)
+{
+	char id[16];
+	const char *argv[12] = {
+		_i ? "-t" : "-p", id, "-x", ";", "-e", PX_EVENTS, "--",
+		px_self(), KICK_ARG, "s"
+	};
+	unsigned long long want = 0;
+	struct px_result r;
+	FILE *f;
+
+	start_target();
+	snprintf(id, sizeof(id), "%d", (int)target);
+	px_plain_cpuid();
+	px_run(&r, argv);
+	ck_assert_msg(r.status == 0, "status %d:\n%.3000s", r.status, r.err);
+	f = fopen(AUX, "r");
+	ck_assert_ptr_nonnull(f);
+	ck_assert_int_eq(fscanf(f, "%llu", &want), 1);
+	fclose(f);
+	ck_assert_uint_ge(want, ticks(WORK_MS) * 9 / 10);
+	ck_assert_msg(px_tsc(&r) == want, "perfex's tsc %llu, the target's %llu:\n%s",
+		      px_tsc(&r), want, r.err);
+	assert_free(target, target);
 	stop_target();
 }
 
@@ -820,6 +878,7 @@ void px_attach_tcase(struct Suite *s)
 	tcase_add_loop_test(tc, attach_counts_the_work, 0, 2);
 	tcase_add_test(tc, new_threads_counted);
 	tcase_add_test(tc, per_thread_rows);
+	tcase_add_loop_test(tc, attach_counts_exactly, 0, 2);
 	tcase_add_test(tc, exit_keeps_final_counts);
 	tcase_add_test(tc, own_set_left_alone);
 	tcase_add_test(tc, forked_child_has_no_set);
