@@ -699,25 +699,14 @@ static void add_row(struct att_run *r, const struct thread *t,
 		    const struct perfctr_sum_ctrs *s,
 		    const struct perfctr_sum_ctrs *ch)
 {
-	struct thread_rows *rows = r->p->threads;
 	struct thread_row *row;
 	unsigned int i;
 
-	if (!rows)
+	if (!r->p->threads)
 		return;
-	if (rows->n == rows->cap) {
-		unsigned int cap = rows->cap ? 2 * rows->cap : 64;
-		struct thread_row *v = realloc(rows->v, cap * sizeof(*v));
-
-		if (!v) {
-			rows->lost++;
-			return;
-		}
-		rows->v = v;
-		rows->cap = cap;
-	}
-	row = &rows->v[rows->n++];
-	memset(row, 0, sizeof(*row));
+	row = thread_row_new(r->p->threads);
+	if (!row)
+		return;
 	row->tid = t->tid;
 	memcpy(row->comm, t->comm, sizeof(row->comm));
 	row->s = *s;

@@ -208,6 +208,7 @@ int p26_plan(const struct opts *o, struct vperfctr_control *ctl,
 	     struct perfctr_event_set *set);
 
 /* threads.c */
+struct thread_row *thread_row_new(struct thread_rows *t);
 int threads_seize(pid_t pid);
 int threads_follow(pid_t pid, int *status, struct rusage *ru,
 		   struct thread_rows *t);

@@ -39,6 +39,27 @@ int threads_seize(pid_t pid)
 	return -1;
 }
 
+/* A new, zeroed row of @t; NULL without memory, counted as lost. */
+struct thread_row *thread_row_new(struct thread_rows *t)
+{
+	struct thread_row *r;
+
+	if (t->n == t->cap) {
+		unsigned int cap = t->cap ? 2 * t->cap : 64;
+		struct thread_row *v = realloc(t->v, cap * sizeof(*v));
+
+		if (!v) {
+			t->lost++;
+			return NULL;
+		}
+		t->v = v;
+		t->cap = cap;
+	}
+	r = &t->v[t->n++];
+	memset(r, 0, sizeof(*r));
+	return r;
+}
+
 /* A file of /proc/@tid/ into @buf, its newline dropped; "" if none. */
 static void proc_text(pid_t tid, const char *name, char *buf, size_t size)
 {
@@ -64,24 +85,13 @@ static void proc_text(pid_t tid, const char *name, char *buf, size_t size)
  */
 static void thread_exiting(pid_t tid, struct thread_rows *t)
 {
-	struct thread_row *r;
+	struct thread_row *r = thread_row_new(t);
 	char path[64];
 	ssize_t n = -1;
 	int fd;
 
-	if (t->n == t->cap) {
-		unsigned int cap = t->cap ? 2 * t->cap : 64;
-		struct thread_row *v = realloc(t->v, cap * sizeof(*v));
-
-		if (!v) {
-			t->lost++;
-			return;
-		}
-		t->v = v;
-		t->cap = cap;
-	}
-	r = &t->v[t->n++];
-	memset(r, 0, sizeof(*r));
+	if (!r)
+		return;
 	r->tid = tid;
 	proc_text(tid, "comm", r->comm, sizeof(r->comm));
 	snprintf(path, sizeof(path), "%s/%d/sums", PERFCTR_ROOT, (int)tid);
