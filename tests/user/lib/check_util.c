@@ -116,16 +116,23 @@ unsigned long long ms_ticks(unsigned int ms)
 /*
  * Moves the caller from CPU 0 to 1 and back, @n times in all: each move
  * away from the CPU it is on is a migration (set_task_cpu()), done
- * before sched_setaffinity() returns. 0, or -1.
+ * before sched_setaffinity() returns; then the caller's affinity is
+ * what it was. 0, or -1.
  */
 int hop_cpus(unsigned int n)
 {
 	unsigned int i;
+	cpu_set_t old;
+	int err = 0;
 
-	for (i = 0; i < n; i++)
-		if (pin(i % 2) || sched_getcpu() != (int)(i % 2))
-			return -1;
-	return 0;
+	/* Put back after: a P4's second thread may refuse counters. */
+	if (sched_getaffinity(0, sizeof(old), &old))
+		return -1;
+	for (i = 0; i < n && !err; i++)
+		err = pin(i % 2) || sched_getcpu() != (int)(i % 2);
+	if (sched_setaffinity(0, sizeof(old), &old))
+		err = 1;
+	return err ? -1 : 0;
 }
 
 /* Busy for @ticks TSC ticks; returns the ticks that really passed. */

@@ -50,6 +50,35 @@ static const char *find_program(const char *env, const char *name,
 	return vm_path;
 }
 
+/*
+ * The commands of perthread.c's stops and daemons, with no shell's kill
+ * (ppc32's busybox has none): a SIGCONT to itself; a SIGSTOP that its
+ * child ends with SIGCONT 0.3 s later; a child left running 30 s.
+ */
+int px_own_business(const char *what)
+{
+	pid_t child;
+
+	if (!strcmp(what, CONT_ARG))
+		return raise(SIGCONT) ? 1 : 0;
+	child = fork();
+	if (child < 0)
+		return 1;
+	if (!child) {
+		if (!strcmp(what, DAEMON_ARG)) {
+			sleep(30);
+		} else {
+			usleep(300000);
+			kill(getppid(), SIGCONT);
+		}
+		_exit(0);
+	}
+	if (!strcmp(what, DAEMON_ARG))
+		return 0;
+	raise(SIGSTOP);
+	return waitpid(child, NULL, 0) == child ? 0 : 1;
+}
+
 /* busy -p's "busy: tsc T ..." line: the total of its threads' reports. */
 unsigned long long px_busy_tsc(const struct px_result *r)
 {

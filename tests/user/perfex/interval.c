@@ -203,7 +203,7 @@ START_TEST(interval_adds_up_live_members)
 START_TEST(interval_system_wide)
 {
 	const char *const argv[] = { "-a", "-I", "100", "-x", ";", "-e",
-				     PX_EVENTS, "sleep", "0.5", NULL };
+				     PX_EVENTS, "sleep", "1", NULL };
 	struct iline *l = calloc(MAX_LINES, sizeof(*l));
 	unsigned long long sum, last, want = 0;
 	struct perfctr_sum_ctrs s[64];

@@ -40,6 +40,10 @@ int main(int argc, char **argv)
 	/* The command that moves from CPU to CPU N times (software.c). */
 	if (argc == 3 && !strcmp(argv[1], HOP_ARG))
 		return hop_cpus(atoi(argv[2])) ? 1 : 0;
+	if (argc == 2 && (!strcmp(argv[1], CONT_ARG) ||
+			  !strcmp(argv[1], STOP_CONT_ARG) ||
+			  !strcmp(argv[1], DAEMON_ARG)))
+		return px_own_business(argv[1]);
 	if ((argc == 2 || argc == 3) && !strcmp(argv[1], TARGET_ARG))
 		return px_target_main(argc == 3);
 	if (argc == 3 && !strcmp(argv[1], KICK_ARG))

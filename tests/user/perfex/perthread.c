@@ -160,15 +160,13 @@ START_TEST(per_thread_processes)
  * daemon) each let perfex end with the command, in about its time.
  */
 static const char *const own_business[] = {
-	"kill -CONT $$",
-	"(sleep 0.3; kill -CONT $$) & kill -STOP $$; wait",
-	"sleep 30 & exit 0",
+	CONT_ARG, STOP_CONT_ARG, DAEMON_ARG,
 };
 
 START_TEST(per_thread_stops_and_daemons)
 {
-	const char *const argv[7] = { "--per-thread", "-x", ";", "sh", "-c",
-			       own_business[_i], NULL };
+	const char *const argv[6] = { "--per-thread", "-x", ";", px_self(),
+				      own_business[_i], NULL };
 	unsigned long long t0 = rdtsc();
 	struct px_result r;
 

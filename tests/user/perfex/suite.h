@@ -83,6 +83,14 @@ void px_plain_cpuid(void);
 /* check_perfex itself, which kills itself with signal N: RAISE_ARG N. */
 #define RAISE_ARG	"--raise"
 #define HOP_ARG		"--hop"
+/*
+ * check_perfex as a command that sends itself SIGCONT; that stops until
+ * its child's SIGCONT; that leaves a child running 30 s (perthread.c).
+ */
+#define CONT_ARG	"--cont"
+#define STOP_CONT_ARG	"--stop-cont"
+#define DAEMON_ARG	"--daemon"
+int px_own_business(const char *what);
 unsigned long long px_busy_tsc(const struct px_result *r);
 /* check_perfex as the attach case's target, and as perfex's command. */
 #define TARGET_ARG	"--target"
