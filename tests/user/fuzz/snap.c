@@ -14,6 +14,7 @@
 #include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <stddef.h>
 #include <string.h>
 #include <sys/ioctl.h>
 #include <sys/mman.h>
@@ -126,6 +127,12 @@ void snap_take(struct snap *s)
 	take_file(&s->b[S_SUMS], vfd[VF_SUMS]);
 	take_file(&s->b[S_STATUS], vfd[VF_STATUS]);
 	take_file(&s->b[S_CHILDREN], vfd[VF_CHILDREN]);
+	/* Its migrations count the root's own as they happen (ABI 1.2). */
+	if (s->b[S_CHILDREN].len >=
+	    (ssize_t)offsetof(struct vperfctr_children, sums))
+		memset(s->b[S_CHILDREN].data +
+		       offsetof(struct vperfctr_children, migrations), 0,
+		       sizeof(__u32));
 	take_file(&s->b[S_IBS], vfd[VF_IBS]);
 	take_file(&s->b[S_GLOBAL], global_fd);
 	take_mem(&s->b[S_STATE], state_page, STATE_ABI_BYTES);
