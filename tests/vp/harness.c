@@ -433,6 +433,18 @@ void kfree(const void *p)
 	free((void *)p);
 }
 
+void *kvmalloc_array(size_t n, size_t size, gfp_t gfp)
+{
+	if (size && n > SIZE_MAX / size)
+		return NULL;
+	return kzalloc(n * size, gfp);
+}
+
+void kvfree(const void *p)
+{
+	kfree(p);
+}
+
 unsigned long get_zeroed_page(gfp_t gfp)
 {
 	void *p;

@@ -55,6 +55,8 @@ typedef s64 ktime_t;
 #define BIT(n)		(1UL << (n))
 #define GENMASK(h, l)	(((~0UL) << (l)) & (~0UL >> (63 - (h))))
 #define ARRAY_SIZE(a)	(sizeof(a) / sizeof((a)[0]))
+#define U32_MAX		((u32)~0U)
+#define min_t(type, a, b)	((type)(a) < (type)(b) ? (type)(a) : (type)(b))
 #define BITS_PER_LONG	64
 #define container_of(p, type, member) \
 	((type *)((char *)(p) - offsetof(type, member)))
@@ -245,6 +247,58 @@ void *kzalloc(size_t size, gfp_t gfp);
 void kfree(const void *p);
 unsigned long get_zeroed_page(gfp_t gfp);
 void free_page(unsigned long addr);
+
+void *kvmalloc_array(size_t n, size_t size, gfp_t gfp);
+void kvfree(const void *p);
+
+/* --- a doubly linked list, as <linux/list.h> --- */
+
+struct list_head { struct list_head *next, *prev; };
+
+static inline void INIT_LIST_HEAD(struct list_head *h)
+{
+	h->next = h;
+	h->prev = h;
+}
+
+static inline void fk_list_link(struct list_head *n, struct list_head *prev,
+				struct list_head *next)
+{
+	next->prev = n;
+	n->next = next;
+	n->prev = prev;
+	prev->next = n;
+}
+
+static inline void list_add(struct list_head *n, struct list_head *h)
+{
+	fk_list_link(n, h, h->next);
+}
+
+static inline void list_add_tail(struct list_head *n, struct list_head *h)
+{
+	fk_list_link(n, h->prev, h);
+}
+
+static inline void list_del_init(struct list_head *n)
+{
+	n->prev->next = n->next;
+	n->next->prev = n->prev;
+	INIT_LIST_HEAD(n);
+}
+
+static inline void list_move_tail(struct list_head *n, struct list_head *h)
+{
+	list_del_init(n);
+	list_add_tail(n, h);
+}
+
+static inline bool list_empty(const struct list_head *h)
+{
+	return h->next == h;
+}
+
+#define list_entry(p, type, member)	container_of(p, type, member)
 
 /* --- a tiny hlist and hash table --- */
 
@@ -468,6 +522,7 @@ struct task_struct {
 	struct cred cred;
 	struct mm_struct *mm, *active_mm;
 	const struct cpumask *cpus_ptr;
+	struct { u64 nr_migrations; } se;
 	/* The harness's. */
 	struct pid pid;
 	int tgid;
