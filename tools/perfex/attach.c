@@ -941,22 +941,36 @@ static int abi_ok(void)
 	return EX_FAIL;
 }
 
-/* This run's control: its new threads inherit it; labelled as ours. */
-static int make_control(struct attach *a, const struct plan *p)
+#ifndef GRND_INSECURE
+#define GRND_INSECURE	0x0004	/* Linux 5.6 */
+#endif
+
+/*
+ * A nonzero label for this run's sets. It only tells perfex runs apart,
+ * so it never waits for the kernel's entropy: just after boot a blocking
+ * getrandom() can outlast the very program to be counted. Older kernels
+ * refuse GRND_INSECURE; there, the pid and the clock.
+ */
+static __u32 run_label(void)
 {
+	struct timespec t;
 	__u32 label = 0;
 
-	while (!label)
-		if (getrandom(&label, sizeof(label), 0) != sizeof(label)) {
-			fprintf(stderr,
-				"perfex: no random label: %s; try again\n",
-				strerror(errno));
-			return EX_FAIL;
-		}
+	if (getrandom(&label, sizeof(label), GRND_INSECURE) != sizeof(label) &&
+	    getrandom(&label, sizeof(label), GRND_NONBLOCK) != sizeof(label)) {
+		clock_gettime(CLOCK_MONOTONIC, &t);
+		label = (__u32)getpid() * 2654435761u ^ (__u32)t.tv_nsec ^
+			(__u32)t.tv_sec;
+	}
+	return label ?: 1;
+}
+
+/* This run's control: its new threads inherit it; labelled as ours. */
+static void make_control(struct attach *a, const struct plan *p)
+{
 	a->ctl = p->ctl;
 	a->ctl.flags |= VPERFCTR_CONTROL_INHERIT | VPERFCTR_CONTROL_THREADS;
-	a->ctl.label = label;
-	return 0;
+	a->ctl.label = run_label();
 }
 
 /* Counting -p's or -t's threads: 0 or perfex's exit status, else the command's. */
@@ -974,7 +988,8 @@ int attach_count(const struct opts *o, struct plan *p, FILE *out)
 	r->o = o;
 	r->p = p;
 	r->a.threads = threads;
-	ret = abi_ok() ?: make_control(&r->a, p) ?:
+	make_control(&r->a, p);
+	ret = abi_ok() ?:
 	      targets(&r->a, threads ? o->thread_list : o->pid_list, threads);
 	if (!ret) {
 		snprintf(p->title, sizeof(p->title), "%s id '%s'",

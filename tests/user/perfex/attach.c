@@ -410,6 +410,32 @@ START_TEST(attach_counts_the_work)
 }
 
 /*
+ * Just after boot a getrandom() that waits for entropy could outlast the
+ * target (make run once lost its target so): perfex -p never waits, and
+ * works where the kernel has no getrandom() at all.
+ */
+START_TEST(attach_never_waits_for_entropy)
+{
+	char id[16], status[64];
+	const char *argv[12] = {
+		"-p", id, "-x", ";", "-e", PX_EVENTS, "--",
+		px_self(), KICK_ARG, "w"
+	};
+	struct px_result r;
+
+	start_target();
+	snprintf(id, sizeof(id), "%d", (int)target);
+	px_plain_cpuid();
+	px_run_random(&r, argv, _i ? PX_NO_GETRANDOM : PX_FRESH_BOOT);
+	ck_assert_msg(r.status == 0, "status %d:\n%.3000s", r.status, r.err);
+	check_counts(&r, WORK_MS);
+	thread_status(target, status, sizeof(status));
+	ck_assert_str_eq(status, "none");
+	assert_free(target, target);
+	stop_target();
+}
+
+/*
  * --per-thread: a row per thread, labelled comm-tid, the target's among
  * them; the rows hold the work of the thread it makes while attached.
  */
@@ -876,6 +902,8 @@ void px_attach_tcase(struct Suite *s)
 	tc = add_tcase(s, "attach", NULL, NULL);
 
 	tcase_add_loop_test(tc, attach_counts_the_work, 0, 2);
+	if (px_have_seccomp())
+		tcase_add_loop_test(tc, attach_never_waits_for_entropy, 0, 2);
 	tcase_add_test(tc, new_threads_counted);
 	tcase_add_test(tc, per_thread_rows);
 	tcase_add_loop_test(tc, attach_counts_exactly, 0, 2);

@@ -13,9 +13,15 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <linux/audit.h>
+#include <linux/filter.h>
+#include <linux/seccomp.h>
+#include <stddef.h>
 #include <sys/mman.h>
 #include <sys/prctl.h>
+#include <sys/random.h>
 #include <sys/stat.h>
+#include <sys/syscall.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -150,8 +156,50 @@ static void slurp(int fd, char *buf)
 	close(fd);
 }
 
+#if defined(__x86_64__)
+#define PX_AUDIT_ARCH	AUDIT_ARCH_X86_64
+#elif defined(__i386__)
+#define PX_AUDIT_ARCH	AUDIT_ARCH_I386
+#else
+#define PX_AUDIT_ARCH	AUDIT_ARCH_PPC
+#endif
+#ifndef GRND_INSECURE
+#define GRND_INSECURE	0x0004
+#endif
+/* getrandom()'s flags, the low word of its third argument. */
+#define PX_FLAGS_OFF	(offsetof(struct seccomp_data, args[2]) + \
+			 4 * (__BYTE_ORDER__ == __ORDER_BIG_ENDIAN__))
+
+/* In the child, before exec: getrandom() as @how says (seccomp). */
+static int random_filter(enum px_random how)
+{
+	struct sock_filter f[] = {
+		BPF_STMT(BPF_LD | BPF_W | BPF_ABS,
+			 offsetof(struct seccomp_data, arch)),
+		BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, PX_AUDIT_ARCH, 0, 4),
+		BPF_STMT(BPF_LD | BPF_W | BPF_ABS,
+			 offsetof(struct seccomp_data, nr)),
+		BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, SYS_getrandom, 0, 2),
+		BPF_STMT(BPF_LD | BPF_W | BPF_ABS, PX_FLAGS_OFF),
+		/* A call that could wait dies; one that cannot, passes. */
+		BPF_JUMP(BPF_JMP | BPF_JSET | BPF_K,
+			 how == PX_FRESH_BOOT ?
+			 GRND_NONBLOCK | GRND_INSECURE : 0, 0, 1),
+		BPF_STMT(BPF_RET | BPF_K, SECCOMP_RET_ALLOW),
+		BPF_STMT(BPF_RET | BPF_K, how == PX_FRESH_BOOT ?
+			 SECCOMP_RET_KILL_PROCESS :
+			 SECCOMP_RET_ERRNO | ENOSYS),
+	};
+	struct sock_fprog prog = { ARRAY_SIZE(f), f };
+
+	if (prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0))
+		return -1;
+	return syscall(SYS_seccomp, SECCOMP_SET_MODE_FILTER, 0, &prog);
+}
+
 static void spawn_perfex(struct px_result *r, const char *const *argv,
-			 int nobody, int sig, int after_ms)
+			 int nobody, int sig, int after_ms,
+			 enum px_random how)
 {
 	const char *args[64] = { "perfex" };
 	int out = memfd_create("px-out", MFD_CLOEXEC);
@@ -173,6 +221,8 @@ static void spawn_perfex(struct px_result *r, const char *const *argv,
 			_exit(120);
 		if (nobody && (setgid(NOBODY) || setuid(NOBODY)))
 			_exit(121);
+		if (how && random_filter(how))
+			_exit(121);
 		execv(px_perfex(), (char **)args);
 		_exit(122);
 	}
@@ -193,18 +243,29 @@ static void spawn_perfex(struct px_result *r, const char *const *argv,
 
 void px_run(struct px_result *r, const char *const *argv)
 {
-	spawn_perfex(r, argv, 0, 0, 0);
+	spawn_perfex(r, argv, 0, 0, 0, 0);
+}
+
+int px_have_seccomp(void)
+{
+	return prctl(PR_GET_SECCOMP, 0, 0, 0, 0) >= 0;
+}
+
+void px_run_random(struct px_result *r, const char *const *argv,
+		   enum px_random how)
+{
+	spawn_perfex(r, argv, 0, 0, 0, how);
 }
 
 void px_run_nobody(struct px_result *r, const char *const *argv)
 {
-	spawn_perfex(r, argv, 1, 0, 0);
+	spawn_perfex(r, argv, 1, 0, 0, 0);
 }
 
 void px_run_signalled(struct px_result *r, const char *const *argv, int sig,
 		      int after_ms)
 {
-	spawn_perfex(r, argv, 0, sig, after_ms);
+	spawn_perfex(r, argv, 0, sig, after_ms, 0);
 }
 
 /* --- -x SEP --- */

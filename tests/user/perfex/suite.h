@@ -50,6 +50,19 @@ struct px_result {
 void px_run(struct px_result *r, const char *const *argv);
 /* The same as user nobody. */
 void px_run_nobody(struct px_result *r, const char *const *argv);
+/*
+ * The same with getrandom() as a machine may have it: PX_FRESH_BOOT
+ * kills perfex if it ever waits for entropy (as it could just after
+ * boot), PX_NO_GETRANDOM refuses the call (ENOSYS) as an old kernel does.
+ */
+enum px_random { PX_FRESH_BOOT = 1, PX_NO_GETRANDOM };
+void px_run_random(struct px_result *r, const char *const *argv,
+		   enum px_random how);
+/*
+ * Whether px_run_random() can: the test kernel is built without seccomp,
+ * Debian's kernels (the stock part) have it.
+ */
+int px_have_seccomp(void);
 /* The same, sending perfex @sig after @after_ms ms. */
 void px_run_signalled(struct px_result *r, const char *const *argv, int sig,
 		      int after_ms);
