@@ -188,7 +188,7 @@ static int random_filter(enum px_random how)
 		BPF_STMT(BPF_RET | BPF_K, SECCOMP_RET_ALLOW),
 		BPF_STMT(BPF_RET | BPF_K, how == PX_FRESH_BOOT ?
 			 SECCOMP_RET_KILL_PROCESS :
-			 SECCOMP_RET_ERRNO | ENOSYS),
+			 SECCOMP_RET_ERRNO | EINVAL),
 	};
 	struct sock_fprog prog = { ARRAY_SIZE(f), f };
 
