@@ -15,6 +15,7 @@ set -uo pipefail
 results=$BUILD/results.txt
 : >"$results"
 start=$(date +%s)
+lane_pid=
 
 record() {	# record PASS|FAIL name [detail]
 	echo "$1 $2" >>"$results"
@@ -32,6 +33,7 @@ finish() {
 		sed -n 's/^FAIL /  /p' "$results"
 	fi
 	prebuild_stop
+	lane_stop
 	echo
 	echo "make check took $(($(date +%s) - start)) s; logs in $BUILD"
 	if [ "$s" -gt 0 ]; then
@@ -119,8 +121,8 @@ vm_suites() {
 
 # The later parts' kernels, the ppc32 user space and sid's kernel tree
 # (tests/stock-kernel.sh sid) build in the background, niced, while the
-# x86 guest runs: a TCG guest leaves about a quarter of the host idle,
-# and a cold run has four kernels to build and one to prepare.
+# guests run: they leave some of the host idle, and a cold run has four
+# kernels to build and one to prepare.
 # Each build holds its cache directory's lock, so a part that needs one
 # sooner waits for it rather than building it twice, and builds it
 # itself (with the error in its own log) if the background one failed.
@@ -129,18 +131,19 @@ vm_suites() {
 # interrupted, stops all of it: a build cut short has no .built and is
 # built again by the next run.
 prebuild() {
-	# sid's kernel first (minutes, mostly download and unpacking): the
-	# stock part wants it soonest.
+	# In the order the parts want them: sid's kernel (minutes, mostly
+	# download and unpacking) and the ppc32 builds for the second lane's
+	# stock and ppc32 parts, minutes in; the pkg part's bookworm system
+	# (debootstrap: a minute, mostly download) and the RT kernel for the
+	# first lane's, after the x86 guest; the i386 kernel for the matrix.
 	want stock && time bash "$ROOT/tests/stock-kernel.sh" sid
-	# The pkg part's bookworm system (debootstrap: a minute, mostly
-	# download), and sid's kernel if the stock part did not want it.
-	want pkg && time bash "$ROOT/tests/pkg/rootfs.sh"
-	want pkg && ! want stock && time bash "$ROOT/tests/stock-kernel.sh" sid
-	want rt && build_kernel x86_64-rt
 	if [ "$ppc_deps" = 1 ]; then
 		build_userland ppc32
 		build_kernel ppc32
 	fi
+	want pkg && time bash "$ROOT/tests/pkg/rootfs.sh"
+	want pkg && ! want stock && time bash "$ROOT/tests/stock-kernel.sh" sid
+	want rt && build_kernel x86_64-rt
 	want matrix && build_kernel i386
 }
 prebuild_pid=
@@ -159,7 +162,14 @@ prebuild_stop() {
 	wait "$prebuild_pid" 2>/dev/null
 	prebuild_pid=
 }
-trap 'prebuild_stop; exit 130' INT TERM
+# The second lane (below), stopped as the background builds are.
+lane_stop() {
+	[ -n "$lane_pid" ] || return 0
+	kill -- -"$lane_pid" 2>/dev/null
+	wait "$lane_pid" 2>/dev/null
+	lane_pid=
+}
+trap 'prebuild_stop; lane_stop; exit 130' INT TERM
 
 # The sets' fast suite first: seconds, and no VM.
 . "$ROOT/tests/check/vp.sh"
@@ -204,16 +214,42 @@ else
 	finish
 fi
 
-# The parts, each in tests/check/PART.sh, in this order: the stock part
-# (downloads and two short guests) gives the RT kernel's background build
-# time to finish, and the matrix and lint use what the ppc32 part built.
+# The parts, each in tests/check/PART.sh, in two lanes. The x86 guest
+# keeps about 1.3 of the host's two CPUs busy and each other guest one,
+# so the stock, ppc32, matrix and papi parts run in a lane of their own
+# (lane_start) beside the x86, pkg and rt parts; the lane's output is
+# shown when both are done. In it the matrix uses what the ppc32 part
+# built, and so do the kernels and lint parts, which run after both
+# lanes, with the stock part's trees (the lane hands their names back).
+lane_start() {
+	want stock || want ppc32 || want matrix || want papi || return 0
+	set -m
+	(trap - INT TERM
+	 . "$ROOT/tests/check/stock.sh"
+	 . "$ROOT/tests/check/ppc32.sh"
+	 . "$ROOT/tests/check/matrix.sh"
+	 . "$ROOT/tests/check/papi.sh"
+	 declare -p stock_trees ppc_kb ppc_ul matrix_kb \
+		>"$BUILD/lane.vars" 2>/dev/null
+	) >"$BUILD/lane.log" 2>&1 &
+	lane_pid=$!
+	set +m
+	echo "  the stock, ppc32, matrix and papi parts run beside it: $BUILD/lane.log"
+}
+ppc_kb='' ppc_ul=''
+declare -A stock_trees
+rm -f "$BUILD/lane.vars"
+lane_start
 . "$ROOT/tests/check/x86.sh"
-. "$ROOT/tests/check/stock.sh"
 . "$ROOT/tests/check/pkg.sh"
 . "$ROOT/tests/check/rt.sh"
-. "$ROOT/tests/check/ppc32.sh"
-. "$ROOT/tests/check/matrix.sh"
-. "$ROOT/tests/check/papi.sh"
+if [ -n "$lane_pid" ]; then
+	wait "$lane_pid"
+	lane_pid=
+	cat "$BUILD/lane.log"
+	# Its trees and builds, for the kernels and lint parts.
+	[ -f "$BUILD/lane.vars" ] && . "$BUILD/lane.vars"
+fi
 . "$ROOT/tests/check/kernels.sh"
 
 # result_lines NAME LINES CMD...: runs CMD into $BUILD/NAME.log, records
