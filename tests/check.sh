@@ -224,13 +224,17 @@ fi
 lane_start() {
 	want stock || want ppc32 || want matrix || want papi || return 0
 	set -m
+	# Its records in a file of its own: a sed or awk writing many lines
+	# at once could split one where the other lane's come in between.
 	(trap - INT TERM
+	 results=$BUILD/lane.results
+	 : >"$results"
 	 . "$ROOT/tests/check/stock.sh"
 	 . "$ROOT/tests/check/ppc32.sh"
 	 . "$ROOT/tests/check/matrix.sh"
 	 . "$ROOT/tests/check/papi.sh"
-	 declare -p stock_trees ppc_kb ppc_ul matrix_kb \
-		>"$BUILD/lane.vars" 2>/dev/null
+	 { declare -p stock_trees ppc_kb ppc_ul matrix_kb 2>/dev/null
+	   echo lane_done=1; } >"$BUILD/lane.vars"
 	) >"$BUILD/lane.log" 2>&1 &
 	lane_pid=$!
 	set +m
@@ -238,17 +242,23 @@ lane_start() {
 }
 ppc_kb='' ppc_ul=''
 declare -A stock_trees
-rm -f "$BUILD/lane.vars"
+rm -f "$BUILD/lane.vars" "$BUILD/lane.results"
 lane_start
 . "$ROOT/tests/check/x86.sh"
 . "$ROOT/tests/check/pkg.sh"
 . "$ROOT/tests/check/rt.sh"
 if [ -n "$lane_pid" ]; then
 	wait "$lane_pid"
+	lane_rc=$?
 	lane_pid=
 	cat "$BUILD/lane.log"
-	# Its trees and builds, for the kernels and lint parts.
+	cat "$BUILD/lane.results" >>"$results" 2>/dev/null
+	# Its trees and builds, for the kernels and lint parts; a lane that
+	# stopped early (a shell error ends only its subshell) fails the run.
+	lane_done=
 	[ -f "$BUILD/lane.vars" ] && . "$BUILD/lane.vars"
+	[ -n "$lane_done" ] ||
+		record FAIL lane "the second lane stopped early (status $lane_rc): see $BUILD/lane.log"
 fi
 . "$ROOT/tests/check/kernels.sh"
 

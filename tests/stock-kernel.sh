@@ -68,13 +68,19 @@ sid_lists() {
 		'Suites: sid' 'Components: main' \
 		'Signed-By: /usr/share/keyrings/debian-archive-keyring.gpg' \
 		>"$d/sources$x/sid.sources"
-	# Its own stamp: apt keeps an unchanged list's old time.
-	[ -n "$(find "$d" -maxdepth 1 -name "updated$x" -mmin -1440)" ] && return 0
-	if apt-get "${apt_opts[@]}" update -q >&2; then
-		touch "$d/updated$x"
-	else
-		[ -n "$(find "$d/lists$x" -maxdepth 1 -name '*_sid_InRelease')" ]
-	fi
+	# Its own stamp: apt keeps an unchanged list's old time. Under a
+	# lock: two callers at once (make check's background build and a
+	# part) would meet on apt's lock of the lists, and one would fail.
+	(
+		flock 7
+		[ -n "$(find "$d" -maxdepth 1 -name "updated$x" -mmin -1440)" ] &&
+			exit 0
+		if apt-get "${apt_opts[@]}" update -q >&2; then
+			touch "$d/updated$x"
+		else
+			[ -n "$(find "$d/lists$x" -maxdepth 1 -name '*_sid_InRelease')" ]
+		fi
+	) 7>"$d/lists$x.lock"
 }
 
 # sid_fetch DIR SRC FLAVOUR VERSION SERIES: the stock headers and
@@ -203,6 +209,14 @@ sid_kernel() {
 	echo "$dir/build $dir/boot/vmlinuz-$flavour"
 }
 
+# stock_lock DIR: held until this script exits, as sid's: make check's
+# stock part and its pkg part may fetch one kernel at once.
+stock_lock() {
+	mkdir -p "$cache/stock"
+	exec 9>"$1.lock"
+	flock -n 9 || { echo ">> waiting for another fetch of $1" >&2; flock 9; }
+}
+
 if [ "$series" = 6.1 ]; then
 	hdrpkg=$(dpkg-query -W -f='${Depends}' linux-headers-amd64 |
 		 tr ',' '\n' | sed -n 's/^ *\(linux-headers-[0-9][^ ]*\).*/\1/p' | head -n1)
@@ -210,6 +224,7 @@ if [ "$series" = 6.1 ]; then
 	version=$(dpkg-query -W -f='${Version}' "$hdrpkg")
 	dir=$cache/stock/$flavour-$version
 	vmlinuz=$dir/boot/vmlinuz-$flavour
+	stock_lock "$dir"
 	if [ ! -f "$vmlinuz" ]; then
 		echo ">> fetching linux-image-$flavour $version" >&2
 		fetch "$dir" "linux-image-$flavour=$version"
@@ -239,6 +254,7 @@ version=$(apt-cache policy "$hdrpkg" | sed -n 's/^ *Candidate: //p')
 dir=$cache/stock/$flavour-$version
 hdrs=$dir/usr/src/linux-headers-$flavour
 vmlinuz=$dir/boot/vmlinuz-$flavour
+stock_lock "$dir"
 if [ ! -f "$dir/.unpacked" ]; then
 	echo ">> fetching $hdrpkg and linux-image-$flavour $version" >&2
 	rm -rf "$dir"

@@ -68,7 +68,10 @@ fi
 boot() {
 	local out=/dev/null
 	[ "$show" = 1 ] && out=/dev/stdout
-	timeout --kill-after=10 "$limit" "$qemu" "${args[@]}" </dev/null 2>&1 |
+	# --foreground: QEMU stays in the caller's process group, which
+	# make check stops on ^C (its second lane's too).
+	timeout --foreground --kill-after=10 "$limit" "$qemu" "${args[@]}" \
+		</dev/null 2>&1 |
 		tr -d '\r' | tee "$log" >"$out"
 	return "${PIPESTATUS[0]}"
 }

@@ -948,8 +948,9 @@ static int abi_ok(void)
 /*
  * A nonzero label for this run's sets. It only tells perfex runs apart,
  * so it never waits for the kernel's entropy: just after boot a blocking
- * getrandom() can outlast the very program to be counted. Older kernels
- * refuse GRND_INSECURE; there, the pid and the clock.
+ * getrandom() can outlast the very program to be counted. Before 5.6
+ * the kernel refuses GRND_INSECURE: GRND_NONBLOCK, then (the pool not
+ * ready, or no getrandom() at all) the pid and the clock.
  */
 static __u32 run_label(void)
 {

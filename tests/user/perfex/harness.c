@@ -160,8 +160,10 @@ static void slurp(int fd, char *buf)
 #define PX_AUDIT_ARCH	AUDIT_ARCH_X86_64
 #elif defined(__i386__)
 #define PX_AUDIT_ARCH	AUDIT_ARCH_I386
-#else
+#elif defined(__powerpc__) && !defined(__powerpc64__)
 #define PX_AUDIT_ARCH	AUDIT_ARCH_PPC
+#else
+#error "the seccomp filter needs this arch's AUDIT_ARCH_*"
 #endif
 #ifndef GRND_INSECURE
 #define GRND_INSECURE	0x0004
@@ -169,6 +171,17 @@ static void slurp(int fd, char *buf)
 /* getrandom()'s flags, the low word of its third argument. */
 #define PX_FLAGS_OFF	(offsetof(struct seccomp_data, args[2]) + \
 			 4 * (__BYTE_ORDER__ == __ORDER_BIG_ENDIAN__))
+#define PX_EINVAL	(SECCOMP_RET_ERRNO | EINVAL)
+
+/* Each way: a getrandom() with any of @flags set gets @set, else @clear. */
+static const struct {
+	__u32 flags, set, clear;
+} px_way[] = {
+	[PX_FRESH_BOOT] = { GRND_NONBLOCK | GRND_INSECURE, SECCOMP_RET_ALLOW,
+			    SECCOMP_RET_KILL_PROCESS },
+	[PX_NO_INSECURE] = { GRND_INSECURE, PX_EINVAL, SECCOMP_RET_ALLOW },
+	[PX_GETRANDOM_REFUSED] = { 0, PX_EINVAL, PX_EINVAL },
+};
 
 /* In the child, before exec: getrandom() as @how says (seccomp). */
 static int random_filter(enum px_random how)
@@ -176,19 +189,15 @@ static int random_filter(enum px_random how)
 	struct sock_filter f[] = {
 		BPF_STMT(BPF_LD | BPF_W | BPF_ABS,
 			 offsetof(struct seccomp_data, arch)),
-		BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, PX_AUDIT_ARCH, 0, 4),
+		BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, PX_AUDIT_ARCH, 0, 6),
 		BPF_STMT(BPF_LD | BPF_W | BPF_ABS,
 			 offsetof(struct seccomp_data, nr)),
-		BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, SYS_getrandom, 0, 2),
+		BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, SYS_getrandom, 0, 4),
 		BPF_STMT(BPF_LD | BPF_W | BPF_ABS, PX_FLAGS_OFF),
-		/* A call that could wait dies; one that cannot, passes. */
-		BPF_JUMP(BPF_JMP | BPF_JSET | BPF_K,
-			 how == PX_FRESH_BOOT ?
-			 GRND_NONBLOCK | GRND_INSECURE : 0, 0, 1),
+		BPF_JUMP(BPF_JMP | BPF_JSET | BPF_K, px_way[how].flags, 0, 1),
+		BPF_STMT(BPF_RET | BPF_K, px_way[how].set),
+		BPF_STMT(BPF_RET | BPF_K, px_way[how].clear),
 		BPF_STMT(BPF_RET | BPF_K, SECCOMP_RET_ALLOW),
-		BPF_STMT(BPF_RET | BPF_K, how == PX_FRESH_BOOT ?
-			 SECCOMP_RET_KILL_PROCESS :
-			 SECCOMP_RET_ERRNO | EINVAL),
 	};
 	struct sock_fprog prog = { ARRAY_SIZE(f), f };
 
@@ -248,7 +257,9 @@ void px_run(struct px_result *r, const char *const *argv)
 
 int px_have_seccomp(void)
 {
-	return prctl(PR_GET_SECCOMP, 0, 0, 0, 0) >= 0;
+	__u32 kill = SECCOMP_RET_KILL_PROCESS;
+
+	return !syscall(SYS_seccomp, SECCOMP_GET_ACTION_AVAIL, 0, &kill);
 }
 
 void px_run_random(struct px_result *r, const char *const *argv,

@@ -53,10 +53,10 @@ void px_run_nobody(struct px_result *r, const char *const *argv);
 /*
  * The same with getrandom() as a machine may have it: PX_FRESH_BOOT
  * kills perfex if it ever waits for entropy (as it could just after
- * boot), PX_GETRANDOM_REFUSED refuses every call (EINVAL), as a kernel
- * before 5.6 refuses GRND_INSECURE.
+ * boot); PX_NO_INSECURE refuses GRND_INSECURE (EINVAL), as a kernel
+ * before 5.6 does; PX_GETRANDOM_REFUSED refuses every call.
  */
-enum px_random { PX_FRESH_BOOT = 1, PX_GETRANDOM_REFUSED };
+enum px_random { PX_FRESH_BOOT = 1, PX_NO_INSECURE, PX_GETRANDOM_REFUSED };
 void px_run_random(struct px_result *r, const char *const *argv,
 		   enum px_random how);
 /*
