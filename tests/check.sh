@@ -214,54 +214,6 @@ else
 	finish
 fi
 
-# The parts, each in tests/check/PART.sh, in two lanes. The x86 guest
-# keeps about 1.3 of the host's two CPUs busy and each other guest one,
-# so the stock, ppc32, matrix and papi parts run in a lane of their own
-# (lane_start) beside the x86, pkg and rt parts; the lane's output is
-# shown when both are done. In it the matrix uses what the ppc32 part
-# built, and so do the kernels and lint parts, which run after both
-# lanes, with the stock part's trees (the lane hands their names back).
-lane_start() {
-	want stock || want ppc32 || want matrix || want papi || return 0
-	set -m
-	# Its records in a file of its own: a sed or awk writing many lines
-	# at once could split one where the other lane's come in between.
-	(trap - INT TERM
-	 results=$BUILD/lane.results
-	 : >"$results"
-	 . "$ROOT/tests/check/stock.sh"
-	 . "$ROOT/tests/check/ppc32.sh"
-	 . "$ROOT/tests/check/matrix.sh"
-	 . "$ROOT/tests/check/papi.sh"
-	 { declare -p stock_trees ppc_kb ppc_ul matrix_kb 2>/dev/null
-	   echo lane_done=1; } >"$BUILD/lane.vars"
-	) >"$BUILD/lane.log" 2>&1 &
-	lane_pid=$!
-	set +m
-	echo "  the stock, ppc32, matrix and papi parts run beside it: $BUILD/lane.log"
-}
-ppc_kb='' ppc_ul=''
-declare -A stock_trees
-rm -f "$BUILD/lane.vars" "$BUILD/lane.results"
-lane_start
-. "$ROOT/tests/check/x86.sh"
-. "$ROOT/tests/check/pkg.sh"
-. "$ROOT/tests/check/rt.sh"
-if [ -n "$lane_pid" ]; then
-	wait "$lane_pid"
-	lane_rc=$?
-	lane_pid=
-	cat "$BUILD/lane.log"
-	cat "$BUILD/lane.results" >>"$results" 2>/dev/null
-	# Its trees and builds, for the kernels and lint parts; a lane that
-	# stopped early (a shell error ends only its subshell) fails the run.
-	lane_done=
-	[ -f "$BUILD/lane.vars" ] && . "$BUILD/lane.vars"
-	[ -n "$lane_done" ] ||
-		record FAIL lane "the second lane stopped early (status $lane_rc): see $BUILD/lane.log"
-fi
-. "$ROOT/tests/check/kernels.sh"
-
 # result_lines NAME LINES CMD...: runs CMD into $BUILD/NAME.log, records
 # its RESULT lines and shows up to LINES of what else it said. A CMD that
 # fails without a failed RESULT (it crashed) fails as NAME.
@@ -276,20 +228,65 @@ result_lines() {
 	fi
 }
 
-# The event tables: their generator, AMD's own lists, their sources.
-want lint && {
-section "jevents: the event tables' generator refuses bad input"
-result_lines jevents 20 python3 "$ROOT/tests/pmu-events/test_jevents.py"
-section "amd-tables: the AMD tables against AMD's own event lists"
-result_lines amd-tables 60 python3 "$ROOT/tests/pmu-events/test_amd_tables.py"
-section "sources: every table's SOURCES names its rows' third-party-only sources"
-result_lines sources 40 python3 "$ROOT/tests/pmu-events/test_sources.py"
+# The compile-only pass, the event tables' checks and the lint gate,
+# which use what the stock and ppc32 parts fetched and built.
+last_parts() {
+	. "$ROOT/tests/check/kernels.sh"
+
+	# The event tables: their generator, AMD's own lists, their sources.
+	want lint && {
+	section "jevents: the event tables' generator refuses bad input"
+	result_lines jevents 20 python3 "$ROOT/tests/pmu-events/test_jevents.py"
+	section "amd-tables: the AMD tables against AMD's own event lists"
+	result_lines amd-tables 60 python3 "$ROOT/tests/pmu-events/test_amd_tables.py"
+	section "sources: every table's SOURCES names its rows' third-party-only sources"
+	result_lines sources 40 python3 "$ROOT/tests/pmu-events/test_sources.py"
+	}
+
+	want lint && {
+	section "lint: checkpatch --strict, sparse C=2, W=1"
+	result_lines lint 40 bash "$ROOT/tests/lint.sh" "$kb" "$BUILD/lint" "$ppc_kb"
+	}
 }
 
-want lint && {
-section "lint: checkpatch --strict, sparse C=2, W=1"
-result_lines lint 40 bash "$ROOT/tests/lint.sh" "$kb" "$BUILD/lint" "$ppc_kb"
+# The parts, each in tests/check/PART.sh, in two lanes. The x86 guest
+# keeps about 1.3 of the host's two CPUs busy and each other guest one,
+# so the stock, ppc32, matrix and papi parts, then the last ones (the
+# matrix, kernels and lint use what the ppc32 part built), run in a lane
+# of their own (lane_start) beside the x86, pkg and rt parts; the lane's
+# output is shown when both are done.
+lane_start() {
+	set -m
+	# Its records in a file of its own: a sed or awk writing many lines
+	# at once could split one where the other lane's come in between.
+	(trap - INT TERM
+	 results=$BUILD/lane.results
+	 : >"$results"
+	 . "$ROOT/tests/check/stock.sh"
+	 . "$ROOT/tests/check/ppc32.sh"
+	 . "$ROOT/tests/check/matrix.sh"
+	 . "$ROOT/tests/check/papi.sh"
+	 last_parts
+	 echo done >"$BUILD/lane.done"
+	) >"$BUILD/lane.log" 2>&1 &
+	lane_pid=$!
+	set +m
+	echo "  the stock, ppc32, matrix, papi, kernels and lint parts run beside it: $BUILD/lane.log"
 }
+ppc_kb='' ppc_ul=''
+rm -f "$BUILD/lane.done" "$BUILD/lane.results"
+lane_start
+. "$ROOT/tests/check/x86.sh"
+. "$ROOT/tests/check/pkg.sh"
+. "$ROOT/tests/check/rt.sh"
+wait "$lane_pid"
+lane_rc=$?
+lane_pid=
+cat "$BUILD/lane.log"
+cat "$BUILD/lane.results" >>"$results" 2>/dev/null
+# A shell error ends only the lane's subshell: it fails the run.
+[ -f "$BUILD/lane.done" ] ||
+	record FAIL lane "the second lane stopped early (status $lane_rc): see $BUILD/lane.log"
 
 section "results"
 awk '/^(PASS|FAIL|SKIP) / {

@@ -9,7 +9,7 @@
 # the stock part, which builds the module on Debian's trees checked.
 
 want stock || return 0
-declare -A matrix_kb	# empty if the matrix part did not run
+declare -gA matrix_kb	# empty if the matrix part did not run
 section "kernels: perfctr.ko, W=1 and sparse, on every kernel tree"
 
 # kernels_verdict NAME DIR LOG KDIR: the record of one tree's build.

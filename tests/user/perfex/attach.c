@@ -364,17 +364,22 @@ static unsigned long long ticks(int ms)
 	return (unsigned long long)ms * khz;
 }
 
-/* Counted for the work the window held, not much more. */
-static void check_counts(const struct px_result *r, int ms)
+/*
+ * Counted for the work the window held, not much more: @idle threads
+ * that only block run a moment where perfex stops them, at the start
+ * and at the end (5 ms each allowed, for TCG on a loaded host).
+ */
+static void check_counts_idle(const struct px_result *r, int ms, int idle)
 {
 	struct px_row rows[PX_MAX_ROWS];
-	unsigned long long tsc, v;
+	unsigned long long tsc, v, most;
 	int n, i;
 
 	n = px_csv(r->err, ";", rows, PX_MAX_ROWS);
 	ck_assert_msg(n == 3, "%d rows:\n%s", n, r->err);
 	tsc = px_tsc(r);
-	ck_assert_msg(tsc >= ticks(ms) * 9 / 10 && tsc < ticks(ms) * 3 + ticks(500),
+	most = ticks(ms) * 3 + ticks(500) + ticks(5 * idle);
+	ck_assert_msg(tsc >= ticks(ms) * 9 / 10 && tsc < most,
 		      "tsc %llu for %d ms of work (%llu ticks):\n%s", tsc, ms,
 		      ticks(ms), r->err);
 	for (i = 0; model && i < 2; i++) {
@@ -384,6 +389,11 @@ static void check_counts(const struct px_result *r, int ms)
 		ck_assert_msg(v >= tsc / 2 && v <= tsc * 2, "%s %llu, tsc %llu",
 			      rows[i].name, v, tsc);
 	}
+}
+
+static void check_counts(const struct px_result *r, int ms)
+{
+	check_counts_idle(r, ms, 0);
 }
 
 /* -p and -t: the work counted; the target runs on, with no set. */
@@ -784,7 +794,7 @@ START_TEST(many_threads_within_the_fd_limit)
 	px_run(&r, argv);
 	ck_assert_int_eq(setrlimit(RLIMIT_NOFILE, &old), 0);
 	ck_assert_msg(r.status == 0, "status %d:\n%.3000s", r.status, r.err);
-	check_counts(&r, WORK_MS);	/* the parked ones count nothing */
+	check_counts_idle(&r, WORK_MS, MANY);	/* the parked ones: a moment */
 	for (i = 0; i < MANY; i++) {
 		thread_status(tids[i], status, sizeof(status));
 		ck_assert_str_eq(status, "none");
