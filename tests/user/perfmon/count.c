@@ -73,35 +73,29 @@ static void run_proc(struct counts *c)
 	c->tsc = s.tsc;
 }
 
-static void keep_min(struct counts *min, const struct counts *c)
-{
-	int i;
-
-	for (i = 0; i < NPMC; i++)
-		if (!min->pmc[i] || c->pmc[i] < min->pmc[i])
-			min->pmc[i] = c->pmc[i];
-}
-
 /*
  * Both count the loop: each counter no more than the time the program
  * measured around it, and each the same as the per-thread files' count
- * of the loop within 25% (the least of five runs each: the host's load
- * stretches a guest's time, never shortens it). The simulated counters
- * count kernel time too, and the example makes three more requests than
- * the /proc twin while they run, each slow on the debug kernel under
- * TCG: the loop is long enough to make that small. The exact agreement
- * is test_proc_reads_not_writes' (share.c).
+ * of the loop within 25%, in one of five runs of the two side by side
+ * (the host's load stretches a guest's time, never shortens it, and a
+ * run of the two together is stretched alike; make check's second lane
+ * keeps the host loaded throughout, so the least of each side's five
+ * could still come from differently loaded moments). The simulated
+ * counters count kernel time too, and the example makes three more
+ * requests than the /proc twin while they run, each slow on the debug
+ * kernel under TCG: the loop is long enough to make that small. The
+ * exact agreement is test_proc_reads_not_writes' (share.c).
  */
 START_TEST(test_example_agrees)
 {
-	struct counts pm_min = { { 0 }, 0 }, vp_min = { { 0 }, 0 };
-	int r, i;
+	struct counts pm, vp;
+	int r, i, agree = 0;
 
 	if (layout == PM_NONE || !model_name)
 		return;
-	for (r = 0; r < RUNS; r++) {
-		struct counts pm = { { 0 }, 0 }, vp = { { 0 }, 0 };
-
+	for (r = 0; r < RUNS && !agree; r++) {
+		memset(&pm, 0, sizeof(pm));
+		memset(&vp, 0, sizeof(vp));
 		run_example(&pm);
 		for (i = 0; i < NPMC; i++) {
 			ck_assert_uint_gt(pm.pmc[i], 0);
@@ -110,13 +104,12 @@ START_TEST(test_example_agrees)
 				      pm.tsc);
 		}
 		run_proc(&vp);
-		keep_min(&pm_min, &pm);
-		keep_min(&vp_min, &vp);
+		for (i = 0, agree = 1; i < NPMC; i++)
+			agree &= within(pm.pmc[i], vp.pmc[i], 25);
 	}
-	for (i = 0; i < NPMC; i++)
-		ck_assert_msg(within(pm_min.pmc[i], vp_min.pmc[i], 25),
-			      "pmc%d: perfmon %llu, /proc %llu", i,
-			      pm_min.pmc[i], vp_min.pmc[i]);
+	ck_assert_msg(agree,
+		      "no run within 25%%; the last: pmc0 perfmon %llu, /proc %llu",
+		      pm.pmc[0], vp.pmc[0]);
 }
 
 /* perfctr.ko on QEMU: TSC only. The example says so and fails cleanly. */
